@@ -1,0 +1,262 @@
+package script
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ExecSet runs \set: evaluates the expression and assigns the variable.
+// List functions build the list in the variable's own buffer.
+func (env *Env) ExecSet(s *SetCommand) error {
+	if !validVarName(s.Var) {
+		return fmt.Errorf("set: invalid variable name: %q", s.Var)
+	}
+	if s.List != nil {
+		return env.execList(s)
+	}
+	v, err := env.evalAssign(s.Expr, s.Slot)
+	if err != nil || v.kind == KindNone {
+		return err
+	}
+	env.Vars.Set(s.Slot, v)
+	return nil
+}
+
+// evalAssign evaluates a \set expression; a bare reference to a list
+// variable copies the list (and returns KindNone).
+func (env *Env) evalAssign(n Node, target int) (Value, error) {
+	if vn, ok := n.(*VarNode); ok && env.Vars.IsList(vn.Slot) {
+		if vn.Slot != target {
+			env.Vars.SetList(target, env.Vars.List(vn.Slot))
+		}
+		return Value{}, nil
+	}
+	return env.Eval(n)
+}
+
+// maxListLen bounds lists built by range() and random_keys().
+const maxListLen = 1 << 20
+
+// execList evaluates range(first, count) or random_keys(lb, ub, count).
+func (env *Env) execList(s *SetCommand) error {
+	var a [3]int64
+	for i, n := range s.List.Args {
+		v, err := env.Eval(n)
+		if err != nil {
+			return err
+		}
+		if a[i], err = coerceInt(v); err != nil {
+			return fmt.Errorf("%s(): %w", funcInfos[s.List.Fn].name, err)
+		}
+	}
+	if s.List.Fn == fnRange {
+		return env.execRange(s.Slot, a[0], a[1])
+	}
+	return env.execRandomKeys(s.Slot, a[0], a[1], a[2])
+}
+
+func (env *Env) execRange(slot int, first, count int64) error {
+	if count < 0 || count > maxListLen {
+		return fmt.Errorf("range(): count must be between 0 and %d (not %d)", maxListLen, count)
+	}
+	if count > 0 && first > first+count-1 {
+		return errors.New("range(): bigint out of range")
+	}
+	xs := env.Vars.listBuffer(slot)
+	for i := int64(0); i < count; i++ {
+		xs = append(xs, first+i)
+	}
+	env.Vars.SetList(slot, xs)
+	return nil
+}
+
+// execRandomKeys draws count distinct integers uniformly from [lb, ub]
+// with Floyd's algorithm, then shuffles them so their order is random too.
+func (env *Env) execRandomKeys(slot int, lb, ub, count int64) error {
+	if err := checkRandomRange(lb, ub); err != nil {
+		return fmt.Errorf("random_keys(): %w", err)
+	}
+	if count < 0 || count > maxListLen || count > ub-lb+1 {
+		return fmt.Errorf("random_keys(): cannot draw %d distinct keys from [%d, %d]", count, lb, ub)
+	}
+	xs := env.Vars.listBuffer(slot)
+	seen := env.scratch[:0]
+	n := ub - lb + 1
+	for j := n - count; j < n; j++ {
+		t := env.Rand.Int64Range(0, j)
+		if containsSorted(seen, t) {
+			t = j
+		}
+		seen = insertSorted(seen, t)
+		xs = append(xs, lb+t)
+	}
+	for i := len(xs) - 1; i > 0; i-- {
+		k := env.Rand.Int64Range(0, int64(i))
+		xs[i], xs[k] = xs[k], xs[i]
+	}
+	env.scratch = seen
+	env.Vars.SetList(slot, xs)
+	return nil
+}
+
+func containsSorted(xs []int64, v int64) bool {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if xs[m] < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(xs) && xs[lo] == v
+}
+
+func insertSorted(xs []int64, v int64) []int64 {
+	i := len(xs)
+	xs = append(xs, v)
+	for i > 0 && xs[i-1] > v {
+		xs[i] = xs[i-1]
+		i--
+	}
+	xs[i] = v
+	return xs
+}
+
+// Cond evaluates an \if or \elif condition with pgbench's truth rules.
+func (env *Env) Cond(n Node) (bool, error) {
+	v, err := env.Eval(n)
+	return v.Truth(), err
+}
+
+// SleepUsec returns the duration of a \sleep in microseconds. A variable
+// argument is read like C's atoi, and must start with a digit unless it is
+// non-zero, as in pgbench.
+func (env *Env) SleepUsec(s *Sleep) (int64, error) {
+	if s.Slot < 0 {
+		return s.Usec, nil
+	}
+	var buf [64]byte
+	b, ok := env.Vars.AppendText(buf[:0], s.Slot)
+	if !ok {
+		return 0, fmt.Errorf("sleep: undefined variable %q", s.Var)
+	}
+	usec := atoi(string(b))
+	if usec == 0 && (len(b) == 0 || !isDigit(b[0])) {
+		return 0, fmt.Errorf("sleep: invalid sleep time %q for variable %q", b, s.Var)
+	}
+	return int64(usec * int32(s.Unit)), nil
+}
+
+// maxShellCommand is pgbench's SHELL_COMMAND_SIZE - 1.
+const maxShellCommand = 255
+
+// ShellCommand appends the command line of \shell or \setshell to dst.
+func (env *Env) ShellCommand(sh *Shell, dst []byte, name string) ([]byte, error) {
+	start := len(dst)
+	for i, w := range sh.Words {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		if w.Slot < 0 {
+			dst = append(dst, w.Text...)
+		} else {
+			var ok bool
+			if dst, ok = env.Vars.AppendText(dst, w.Slot); !ok {
+				return dst, fmt.Errorf("%s: undefined variable %q", name, w.Text)
+			}
+		}
+		if len(dst)-start >= maxShellCommand {
+			return dst, fmt.Errorf("%s: shell command is too long", name)
+		}
+	}
+	return dst, nil
+}
+
+// SetShellResult stores the output of a \setshell command: the first line
+// (at most 63 bytes, like pgbench's fgets) must be an integer, optionally
+// surrounded by blanks; it is read like C's strtol and stored as an int.
+func (env *Env) SetShellResult(sh *Shell, out []byte) error {
+	if i := bytes.IndexByte(out, '\n'); i >= 0 {
+		out = out[:i+1]
+	}
+	if len(out) > 63 {
+		out = out[:63]
+	}
+	if len(out) == 0 {
+		return errors.New("setshell: could not read result of shell command")
+	}
+	n, end := strtol(out)
+	for end < len(out) && isCSpace(out[end]) {
+		end++
+	}
+	if end != len(out) {
+		return fmt.Errorf("setshell: shell command must return an integer (not %q)", out)
+	}
+	if !validVarName(sh.Var) {
+		return fmt.Errorf("setshell: invalid variable name: %q", sh.Var)
+	}
+	env.Vars.SetInt(sh.Slot, int64(int32(n)))
+	return nil
+}
+
+// strtol is C's strtol in base 10: it returns the value (saturated) and the
+// offset where parsing stopped, which is 0 when there are no digits.
+func strtol(b []byte) (int64, int) {
+	i := 0
+	for i < len(b) && isCSpace(b[i]) {
+		i++
+	}
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		d := int64(b[i] - '0')
+		switch {
+		case n > (math.MaxInt64-d)/10:
+			n = math.MaxInt64
+		default:
+			n = n*10 + d
+		}
+	}
+	if i == start {
+		return 0, 0
+	}
+	if neg {
+		n = -n
+	}
+	return n, i
+}
+
+// validVarName is pgbench's rule: a letter, "_" or non-ASCII byte, then
+// also digits.
+func validVarName(name string) bool {
+	if name == "" || !isAlpha(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if !isAlnum(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidVarName reports whether name is a valid pgbench variable name.
+func ValidVarName(name []byte) bool {
+	if len(name) == 0 || !isAlpha(name[0]) {
+		return false
+	}
+	for _, c := range name[1:] {
+		if !isAlnum(c) {
+			return false
+		}
+	}
+	return true
+}
