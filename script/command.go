@@ -102,3 +102,11 @@ type Script struct {
 	Weight   int
 	Commands []*Command
 }
+
+// GSetName returns "gset" or "aset", for messages.
+func (c *Command) GSetName() string {
+	if c.GSet == ASet {
+		return "aset"
+	}
+	return "gset"
+}

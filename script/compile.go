@@ -42,6 +42,8 @@ type Program struct {
 	ClientID, Scale, RandomSeed, DefaultSeed int
 	// HasSQL and HasRESP say which kinds of servers the scripts talk to.
 	HasSQL, HasRESP bool
+	// NumSQL is the number of SQL commands (their SQL.ID are 0..NumSQL-1).
+	NumSQL int
 }
 
 // Compile links parsed scripts into a Program for a query mode. extraVars
@@ -62,6 +64,10 @@ func Compile(scripts []*Script, mode Mode, extraVars []string) (*Program, error)
 		for _, c := range s.Commands {
 			if err := p.link(s, c); err != nil {
 				return nil, err
+			}
+			if c.Kind == CmdSQL {
+				c.SQL.ID = p.NumSQL
+				p.NumSQL++
 			}
 			if c.Kind == CmdSQL && mode == Prepared {
 				c.SQL.PrepName = "P_" + strconv.Itoa(prep)

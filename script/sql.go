@@ -24,6 +24,9 @@ type SQL struct {
 	Params []int
 	// PrepName is the statement name in prepared mode ("P_0", "P_1", ...).
 	PrepName string
+	// ID numbers the SQL commands of a program from 0, for per-connection
+	// bookkeeping such as which statements are prepared.
+	ID int
 
 	segs []sqlSeg
 }
