@@ -1,0 +1,109 @@
+package resp
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// redacted replaces passwords in what users see.
+const redacted = "xxxxx"
+
+// Redacted returns o as a URL that ParseURL accepts, with the password
+// replaced by "xxxxx", for logs and reports. Timeouts are left out.
+func (o Options) Redacted() string {
+	var b strings.Builder
+	if o.Network == "unix" {
+		b.WriteString("unix://")
+		o.writeUserinfo(&b)
+		b.WriteString(pathEscaper.Replace(o.Addr))
+	} else {
+		b.WriteString("redis")
+		if o.TLS != nil {
+			b.WriteByte('s')
+		}
+		b.WriteString("://")
+		o.writeUserinfo(&b)
+		b.WriteString(o.Addr)
+		if o.DB != 0 {
+			b.WriteString("/" + strconv.Itoa(o.DB))
+		}
+	}
+	o.writeParams(&b)
+	return b.String()
+}
+
+var pathEscaper = strings.NewReplacer("%", "%25", "?", "%3F", "@", "%40")
+
+func (o Options) writeUserinfo(b *strings.Builder) {
+	if o.Password == "" && o.Username == "" {
+		return
+	}
+	b.WriteString(strings.ReplaceAll(url.QueryEscape(o.Username), "+", "%20") + ":")
+	if o.Password != "" {
+		b.WriteString(redacted)
+	}
+	b.WriteByte('@')
+}
+
+func (o Options) writeParams(b *strings.Builder) {
+	sep := byte('?')
+	add := func(kv string) {
+		b.WriteByte(sep)
+		b.WriteString(kv)
+		sep = '&'
+	}
+	if o.Network == "unix" && o.DB != 0 {
+		add("db=" + strconv.Itoa(o.DB))
+	}
+	if o.Protocol == 3 {
+		add("protocol=3")
+	}
+	if o.TLS != nil && o.TLS.InsecureSkipVerify {
+		add("insecure_skip_verify=true")
+	}
+}
+
+// redact hides the passwords in a URL given to ParseURL, valid or not. Where
+// the URL is too broken to tell, everything before its last '@' is hidden.
+func redact(s string) string {
+	u := splitURL(s)
+	var b strings.Builder
+	switch {
+	case u.noScheme && u.hasUser:
+		b.WriteString(redacted + "@")
+	case !u.noScheme && !u.bare:
+		b.WriteString(u.raw + "://")
+		if u.hasUser {
+			user, _, ok := strings.Cut(u.userinfo, ":")
+			if ok {
+				b.WriteString(user + ":")
+			}
+			b.WriteString(redacted + "@")
+		}
+	}
+	b.WriteString(u.rest)
+	if u.hasQuery {
+		b.WriteByte('?')
+		b.WriteString(redactQuery(u.query))
+	}
+	return b.String()
+}
+
+// redactQuery hides the value of every parameter not known to be harmless:
+// password, and any misspelling of it.
+func redactQuery(q string) string {
+	parts := strings.Split(q, "&")
+	for i, part := range parts {
+		k, _, _ := strings.Cut(part, "=")
+		if part != "" && !publicParams[k] {
+			parts[i] = k + "=" + redacted
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+var publicParams = map[string]bool{
+	"db": true, "user": true, "protocol": true, "dial_timeout": true,
+	"read_timeout": true, "insecure_skip_verify": true,
+}

@@ -1,0 +1,227 @@
+package resp
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults ParseURL fills in.
+const (
+	DefaultHost        = "127.0.0.1"
+	DefaultPort        = 6379
+	DefaultDialTimeout = 5 * time.Second
+	DefaultReadTimeout = 3 * time.Second
+)
+
+// Options says how to reach and set up a Redis connection. ParseURL builds
+// one; Dial uses it. Options is a plain value, safe to copy and to share
+// between goroutines as long as TLS is not modified.
+type Options struct {
+	Network     string        // "tcp" or "unix"
+	Addr        string        // "host:port" for tcp, the socket path for unix
+	TLS         *tls.Config   // when not nil, the TCP connection uses TLS (rediss://)
+	Username    string        // ACL user; empty means the default user
+	Password    string        // Dial authenticates when Username or Password is set
+	DB          int           // when not 0, Dial selects this database
+	Protocol    int           // 3 makes Dial send HELLO 3 (RESP3); 0 or 2 keep RESP2
+	DialTimeout time.Duration // limit on connecting, TLS handshake included; 0 means none
+	ReadTimeout time.Duration // limit on Dial's AUTH/HELLO/SELECT exchange; 0 means none
+	// DialFunc, when set, opens the network connection instead of a
+	// net.Dialer (the engine uses it to take sockets over after setup).
+	DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// ParseURL parses a Redis connection URL:
+//
+//	redis://[[user]:password@]host[:port][/db][?param=value&...]
+//	rediss://...                      the same over TLS
+//	unix://[[user]:password@]/path/to/redis.sock[?param=value&...]
+//	/path/to/redis.sock[?param=value&...]
+//
+// The host defaults to 127.0.0.1, the port to 6379 and db to 0. As with
+// redis-cli, userinfo without a colon ("redis://secret@host") is a password.
+// Characters such as '@', '?', '/' or '%' in a user name or password must be
+// percent-encoded. Parameters, valid with every form:
+//
+//	db=N                      database to SELECT (not together with a /db path)
+//	user=NAME, password=PW    ACL user and password (each given once, here or in userinfo)
+//	protocol=2|3              3 switches the connection to RESP3 with HELLO 3
+//	dial_timeout=D            connect timeout, a Go duration such as 2s or a number
+//	read_timeout=D            of seconds; 0 means none (defaults 5s and 3s)
+//	insecure_skip_verify=true rediss only: do not verify the server certificate
+//
+// Errors read `invalid redis URL "<url>": <problem>` with the password
+// replaced by "xxxxx", as are the values of unknown parameters. (A password
+// holding a bare '?' cannot be told apart from a query and may show.)
+func ParseURL(s string) (Options, error) {
+	p := urlParser{o: Options{DialTimeout: DefaultDialTimeout, ReadTimeout: DefaultReadTimeout}}
+	if err := p.parse(splitURL(s)); err != nil {
+		return Options{}, fmt.Errorf("invalid redis URL %q: %w", redact(s), err)
+	}
+	return p.o, nil
+}
+
+// urlParts are the pieces of a URL, split without interpreting them so that
+// a password can be found and hidden even in a URL that is not valid.
+type urlParts struct {
+	scheme   string // lower case; "" for a bare path
+	raw      string // the scheme as given
+	bare     bool   // an absolute socket path without a scheme
+	noScheme bool   // neither "://" nor a leading '/'
+	hasUser  bool
+	userinfo string
+	rest     string // host, port and path, or the socket path
+	hasQuery bool
+	query    string
+}
+
+func splitURL(s string) urlParts {
+	var u urlParts
+	s, u.query, u.hasQuery = strings.Cut(s, "?")
+	if strings.HasPrefix(s, "/") {
+		u.bare, u.rest = true, s
+		return u
+	}
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		u.noScheme, rest = true, s
+	}
+	u.raw, u.scheme = scheme, strings.ToLower(scheme)
+	if u.scheme == "unix" && strings.HasPrefix(rest, "/") {
+		u.rest = rest // a socket path may contain '@'
+		return u
+	}
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		u.hasUser, u.userinfo, rest = true, rest[:at], rest[at+1:]
+	}
+	u.rest = rest
+	return u
+}
+
+type urlParser struct {
+	o                     Options
+	dbSet, userSet, pwSet bool
+}
+
+func (p *urlParser) parse(u urlParts) error {
+	var err error
+	switch {
+	case u.noScheme:
+		return errors.New("want redis://, rediss://, unix:// or an absolute socket path")
+	case u.bare:
+		err = p.unixPath(u.rest, false)
+	case u.scheme == "unix":
+		err = p.unixPath(u.rest, true)
+	case u.scheme == "redis" || u.scheme == "rediss":
+		err = p.tcp(u)
+	default:
+		return fmt.Errorf("unsupported scheme %q (want redis, rediss or unix)", u.scheme)
+	}
+	if err != nil {
+		return err
+	}
+	if err := p.userinfo(u); err != nil {
+		return err
+	}
+	return p.params(u.query)
+}
+
+func (p *urlParser) tcp(u urlParts) error {
+	hostport, path, _ := strings.Cut(u.rest, "/")
+	host, port, err := splitHostPort(hostport)
+	if err != nil {
+		return err
+	}
+	p.o.Network, p.o.Addr = "tcp", net.JoinHostPort(host, port)
+	if u.scheme == "rediss" {
+		p.o.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	if path == "" {
+		return nil
+	}
+	return p.db(path)
+}
+
+// splitHostPort splits "host", "host:port", "[v6]" or "[v6]:port", filling
+// in the defaults.
+func splitHostPort(hp string) (host, port string, err error) {
+	host, port = hp, ""
+	if strings.HasPrefix(hp, "[") {
+		end := strings.IndexByte(hp, ']')
+		if end < 0 {
+			return "", "", errors.New("missing ']' after an IPv6 address")
+		}
+		host, port = hp[1:end], hp[end+1:]
+		if port != "" && port[0] != ':' {
+			return "", "", fmt.Errorf("unexpected %q after an IPv6 address", port)
+		}
+		port = strings.TrimPrefix(port, ":")
+	} else if i := strings.IndexByte(hp, ':'); i >= 0 {
+		host, port = hp[:i], hp[i+1:]
+		if strings.Contains(port, ":") {
+			return "", "", errors.New("IPv6 addresses must be in brackets, as in [::1]:6379")
+		}
+	}
+	if host == "" {
+		host = DefaultHost
+	}
+	if port == "" {
+		return host, strconv.Itoa(DefaultPort), nil
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", "", fmt.Errorf("invalid port %q", port)
+	}
+	return host, port, nil
+}
+
+func (p *urlParser) unixPath(path string, escaped bool) error {
+	if !strings.HasPrefix(path, "/") {
+		return errors.New("a unix socket needs an absolute path, as in unix:///run/redis.sock")
+	}
+	if escaped {
+		var err error
+		if path, err = url.PathUnescape(path); err != nil {
+			return errors.New("invalid percent-encoding in the socket path")
+		}
+	}
+	p.o.Network, p.o.Addr = "unix", path
+	return nil
+}
+
+func (p *urlParser) userinfo(u urlParts) error {
+	if !u.hasUser {
+		return nil
+	}
+	user, pw, ok := strings.Cut(u.userinfo, ":")
+	if !ok {
+		user, pw = "", user
+	}
+	var err error
+	if p.o.Username, err = url.PathUnescape(user); err != nil {
+		return errors.New("invalid percent-encoding in the user name")
+	}
+	if p.o.Password, err = url.PathUnescape(pw); err != nil {
+		return errors.New("invalid percent-encoding in the password")
+	}
+	p.userSet, p.pwSet = user != "", pw != ""
+	return nil
+}
+
+func (p *urlParser) db(s string) error {
+	if p.dbSet {
+		return errors.New("database given twice")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || strings.HasPrefix(s, "+") {
+		return fmt.Errorf("invalid database %q: want a number from 0", s)
+	}
+	p.o.DB, p.dbSet = n, true
+	return nil
+}
