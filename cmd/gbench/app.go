@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Exit statuses, as pgbench's.
+const (
+	exitOK    = 0
+	exitUsage = 1 // invalid options or scripts, failed setup or connection
+	exitRun   = 2 // failure during the run; partial results were printed
+)
+
+// Env is everything gbench takes from its process, so that tests can run
+// it in-process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Now            func() time.Time
+	// Signals registers a channel for interrupt signals; nil ignores them.
+	Signals func(chan<- os.Signal)
+}
+
+// Run runs gbench with the arguments after the program name and returns
+// the exit status.
+func Run(env *Env, args []string) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(env, args[1:])
+		}
+	}
+	return runPgbench(env, args)
+}
+
+// subcommands are gbench's additions to pgbench's command line.
+var subcommands = map[string]func(*Env, []string) int{}
+
+// usageError is an invalid command line or script: exit status 1.
+type usageError struct {
+	msg  string
+	hint bool // add "Try gbench --help"
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// fail prints an error like pgbench's pg_log_error and returns its status.
+func fail(env *Env, err error) int {
+	var ue *usageError
+	fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
+	if errors.As(err, &ue) && ue.hint {
+		fmt.Fprintf(env.Stderr, "gbench: hint: Try \"gbench --help\" for more information.\n")
+	}
+	return exitUsage
+}

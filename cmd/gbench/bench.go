@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/script"
+	"github.com/spf13/pflag"
+)
+
+// benchSetup is what the benchmark needs beyond engine.Config.
+type benchSetup struct {
+	cfg         *engine.Config
+	pg          *pgsql.Config
+	builtin     bool
+	scaleGiven  bool
+	percentiles []float64
+	summary     report.Summary
+}
+
+// runBench runs a benchmark: pgbench's main path.
+func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
+	b, err := prepareBench(env, o, fs)
+	if err != nil {
+		return fail(env, err)
+	}
+	ctx, stop := signalContext(env)
+	defer stop()
+	if b.cfg.Program.HasSQL {
+		if code := b.prepareServer(ctx, env, o); code != exitOK {
+			return code
+		}
+	}
+	res, err := engine.Run(ctx, b.cfg)
+	if err != nil {
+		return fail(env, err)
+	}
+	return b.finish(env, o, res)
+}
+
+// prepareBench validates options and scripts into an engine configuration.
+func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) {
+	scripts, builtin, err := loadScripts(env, o)
+	if err != nil {
+		return nil, err
+	}
+	mode, _ := script.ParseMode(o.mode)
+	var names []string
+	for _, d := range o.defines {
+		names = append(names, d.name)
+	}
+	prog, err := script.Compile(scripts, mode, names)
+	if err != nil {
+		return nil, &usageError{msg: err.Error()}
+	}
+	if prog.TotalWeight == 0 {
+		return nil, usagef("total script weight must not be zero")
+	}
+	if err := checkBenchOptions(o, fs); err != nil {
+		return nil, err
+	}
+	pct, err := parsePercentiles(o.percentiles)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := randomSeed(env, o)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &engine.Config{
+		Program: prog, Clients: o.clients, Threads: min(o.jobs, o.clients),
+		Transactions: int64(o.transactions), Duration: time.Duration(o.duration) * time.Second,
+		Rate: o.rate, LatencyLimit: time.Duration(o.latencyLimit * float64(time.Millisecond)),
+		MaxTries: o.maxTries, Connect: o.connect, Progress: time.Duration(o.progress) * time.Second,
+		PerCommand: o.perCommand, ExitOnAbort: o.exitOnAbort, VerboseErrors: o.verboseErrors,
+		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr,
+		SamplingRate: o.samplingRate,
+	}
+	if cfg.Transactions == 0 && cfg.Duration == 0 {
+		cfg.Transactions = 10
+	}
+	for _, d := range o.defines {
+		cfg.Defines = append(cfg.Defines, engine.Define{Name: d.name, Value: d.value})
+	}
+	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct}
+	if err := b.connectors(env, o); err != nil {
+		return nil, err
+	}
+	if err := checkFileLimit(o.clients * connsPerClient(prog)); err != nil {
+		return nil, err
+	}
+	b.setOutputs(env, o)
+	return b, nil
+}
+
+// checkBenchOptions applies pgbench's checks between options.
+func checkBenchOptions(o *options, fs *pflag.FlagSet) error {
+	logging := o.log
+	switch {
+	case o.transactions > 0 && o.duration > 0:
+		return usagef("specify either a number of transactions (-t) or a duration (-T), not both")
+	case o.samplingRate > 0 && !logging:
+		return usagef("log sampling (--sampling-rate) is allowed only when logging transactions (-l)")
+	case o.samplingRate > 0 && o.aggInterval > 0:
+		return usagef("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
+	case o.aggInterval > 0 && !logging:
+		return usagef("log aggregation is allowed only when actually logging transactions")
+	case fs.Changed("log-prefix") && !logging:
+		return usagef("log file prefix (--log-prefix) is allowed only when logging transactions (-l)")
+	case o.duration > 0 && o.aggInterval > o.duration:
+		return usagef("number of seconds for aggregation (%d) must not be higher than test duration (%d)", o.aggInterval, o.duration)
+	case o.duration > 0 && o.aggInterval > 0 && o.duration%o.aggInterval != 0:
+		return usagef("duration (%d) must be a multiple of aggregation interval (%d)", o.duration, o.aggInterval)
+	case o.progressTimestamp && o.progress == 0:
+		return usagef("--progress-timestamp is allowed only under --progress")
+	case o.maxTries == 0 && o.latencyLimit == 0 && o.duration <= 0:
+		return usagef("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)")
+	}
+	return nil
+}
+
+// parsePercentiles reads --percentiles: numbers in (0, 100].
+func parsePercentiles(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		q, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || q <= 0 || q > 100 {
+			return nil, usagef("invalid percentile %q in --percentiles: expected numbers above 0 and up to 100, like 50,99,99.9", strings.TrimSpace(f))
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// randomSeed resolves --random-seed (or PGBENCH_RANDOM_SEED): "time",
+// "rand" or an unsigned integer; the default is the time.
+func randomSeed(env *Env, o *options) (uint64, error) {
+	s := o.randomSeed
+	if s == "" {
+		s = env.Getenv("PGBENCH_RANDOM_SEED")
+	}
+	explicit := s != ""
+	var seed uint64
+	switch s {
+	case "", "time":
+		seed = uint64(env.Now().UnixMicro())
+	case "rand":
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, usagef("could not generate random seed")
+		}
+		seed = binary.LittleEndian.Uint64(b[:])
+	default:
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			i, ierr := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if ierr != nil {
+				return 0, usagef("unrecognized random seed option \"%s\"\ngbench: detail: Expecting an unsigned integer, \"time\" or \"rand\".", s)
+			}
+			n = uint64(i)
+		}
+		seed = n
+	}
+	if explicit {
+		fmt.Fprintf(env.Stderr, "gbench: setting random seed to %d\n", seed)
+	}
+	return seed, nil
+}
+
+// connsPerClient is how many server connections each client opens.
+func connsPerClient(p *script.Program) int {
+	n := 0
+	if p.HasSQL {
+		n++
+	}
+	if p.HasRESP {
+		n++
+	}
+	return max(n, 1)
+}
+
+// checkFileLimit makes sure enough file descriptors are allowed, raising
+// the soft limit when needed, as pgbench does.
+func checkFileLimit(conns int) error {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return usagef("getrlimit failed: %v", err)
+	}
+	need := uint64(conns + 16)
+	if lim.Max < need {
+		return usagef("need at least %d open files, but system limit is %d\ngbench: hint: Reduce number of clients, or use limit/ulimit to increase the system limit.", need, lim.Max)
+	}
+	if lim.Cur < need {
+		lim.Cur = need
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			return usagef("need at least %d open files, but couldn't raise the limit: %v", need, err)
+		}
+	}
+	return nil
+}
+
+// connectors configures the SQL and RESP connections the program needs.
+func (b *benchSetup) connectors(env *Env, o *options) error {
+	p := b.cfg.Program
+	if p.HasSQL {
+		c, err := pgConfig(o)
+		if err != nil {
+			return err
+		}
+		b.pg = c
+		b.cfg.SQL = c
+	}
+	if p.HasRESP {
+		u := o.resp
+		if u == "" {
+			u = env.Getenv("GBENCH_RESP")
+		}
+		if u == "" {
+			u = "redis://127.0.0.1:6379/0"
+		}
+		ro, err := resp.ParseURL(u)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		b.cfg.RESP = respConnector{ro}
+	}
+	return nil
+}
+
+// respConnector dials Redis-protocol connections.
+type respConnector struct{ o resp.Options }
+
+func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.Conn, error) {
+	o := r.o
+	o.DialFunc = dial
+	return resp.Dial(ctx, o)
+}
+
+// signalContext is cancelled by the first interrupt: clients then start no
+// new transaction and the run ends with a summary of what completed.
+func signalContext(env *Env) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if env.Signals == nil {
+		return ctx, cancel
+	}
+	ch := make(chan os.Signal, 2)
+	env.Signals(ch)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// prepareServer connects for setup like pgbench: prints the versions,
+// reads the scale for builtin scripts, and vacuums unless -n.
+func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) int {
+	conn, err := b.pg.PgConnNotices(ctx, env.Stderr)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", redact(err.Error()))
+		fmt.Fprintf(env.Stderr, "gbench: error: could not create connection for setup\n")
+		return exitUsage
+	}
+	defer conn.Close(context.Background())
+	fmt.Fprintf(env.Stdout, "gbench (%s, server %s)\n", version, conn.ParameterStatus("server_version"))
+	if b.builtin {
+		if err := b.tableInfo(ctx, env, conn); err != nil {
+			return fail(env, err)
+		}
+	}
+	if !o.noVacuum {
+		vacuum(ctx, env, conn, o.vacuumAll)
+	}
+	return exitOK
+}
+
+// finish prints the results and returns the exit status.
+func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
+	b.summary.Config, b.summary.Result = b.cfg, res
+	if b.summary.Scale == 0 {
+		b.summary.Scale = b.cfg.Scale
+	}
+	b.summary.FailuresDetailed = o.failuresDetailed
+	b.summary.Percentiles = b.percentiles
+	if err := report.Text(env.Stdout, &b.summary); err != nil {
+		fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
+		return exitRun
+	}
+	code := exitOK
+	for _, err := range res.Errs {
+		fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
+		code = exitRun
+	}
+	if err := b.writeOutputs(res); err != nil {
+		fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
+		code = exitRun
+	}
+	if res.Aborted > 0 {
+		fmt.Fprintf(env.Stderr, "gbench: error: Run was aborted; the above results are incomplete.\n")
+		return exitRun
+	}
+	if res.Interrupted {
+		fmt.Fprintf(env.Stderr, "gbench: Run was interrupted; the results cover the transactions completed before the interrupt.\n")
+		return exitRun
+	}
+	return code
+}
+
+var errNoBranches = errors.New("no pgbench_branches")

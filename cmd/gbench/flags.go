@@ -1,0 +1,156 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// options are pgbench's command-line options plus gbench's, as parsed.
+type options struct {
+	// initialization
+	initialize      bool
+	initSteps       string
+	fillFactor      int
+	quiet           bool
+	foreignKeys     bool
+	indexTablespace string
+	partitionMethod string
+	partitions      int
+	tablespace      string
+	unlogged        bool
+
+	// what to run
+	scripts []scriptSpec // -f, -b, -N, -S in order
+
+	// benchmarking
+	clients           int
+	connect           bool
+	defines           []define
+	jobs              int
+	log               bool
+	latencyLimit      float64 // ms
+	mode              string
+	noVacuum          bool
+	progress          int
+	perCommand        bool
+	rate              float64
+	scale             int
+	transactions      int
+	duration          int
+	vacuumAll         bool
+	aggInterval       int
+	failuresDetailed  bool
+	logPrefix         string
+	maxTries          int
+	progressTimestamp bool
+	randomSeed        string
+	samplingRate      float64
+	showScript        string
+	verboseErrors     bool
+	exitOnAbort       bool
+
+	// connection and common
+	debug    bool
+	dbname   string
+	host     string
+	port     string
+	username string
+	version  bool
+	help     bool
+
+	// gbench
+	resp        string
+	percentiles string
+	jsonOut     string
+	hdrLog      string
+}
+
+// scriptSpec is one -f or -b option.
+type scriptSpec struct {
+	builtin bool
+	name    string
+	weight  int
+}
+
+// define is one -D name=value.
+type define struct{ name, value string }
+
+// initOnly, benchOnly: pgbench rejects these options in the other mode.
+var initOnly = map[string]bool{
+	"init-steps": true, "fillfactor": true, "quiet": true, "foreign-keys": true,
+	"index-tablespace": true, "partition-method": true, "partitions": true,
+	"tablespace": true, "unlogged-tables": true,
+}
+
+var benchOnly = map[string]bool{
+	"builtin": true, "client": true, "connect": true, "define": true, "file": true,
+	"jobs": true, "log": true, "latency-limit": true, "protocol": true,
+	"skip-some-updates": true, "progress": true, "report-per-command": true,
+	"rate": true, "select-only": true, "transactions": true, "time": true,
+	"vacuum-all": true, "aggregate-interval": true, "failures-detailed": true,
+	"log-prefix": true, "max-tries": true, "progress-timestamp": true,
+	"random-seed": true, "sampling-rate": true, "verbose-errors": true,
+	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
+}
+
+// defineFlags declares every option next to its help text.
+func defineFlags(fs *pflag.FlagSet, o *options) {
+	fs.BoolVarP(&o.initialize, "initialize", "i", false, "invokes initialization mode")
+	fs.VarP(&stepsValue{&o.initSteps}, "init-steps", "I", "run selected initialization steps [dtgGvpf]+ (default \"dtgvp\")")
+	fs.VarP(&intValue{p: &o.fillFactor, name: "-F/--fillfactor", min: 10, max: 100}, "fillfactor", "F", "set fill factor")
+	fs.BoolVarP(&o.noVacuum, "no-vacuum", "n", false, "do not run VACUUM (before tests, or during initialization)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "quiet logging (one message each 5 seconds)")
+	fs.VarP(&intValue{p: &o.scale, name: "-s/--scale", min: 1, max: maxInt}, "scale", "s", "scaling factor")
+	fs.BoolVar(&o.foreignKeys, "foreign-keys", false, "create foreign key constraints between tables")
+	fs.StringVar(&o.indexTablespace, "index-tablespace", "", "create indexes in the specified tablespace")
+	fs.Var(&partMethodValue{&o.partitionMethod}, "partition-method", "partition pgbench_accounts with this method: range or hash (default: range)")
+	fs.Var(&intValue{p: &o.partitions, name: "--partitions", min: 0, max: maxInt}, "partitions", "partition pgbench_accounts into NUM parts (default: 0)")
+	fs.StringVar(&o.tablespace, "tablespace", "", "create tables in the specified tablespace")
+	fs.BoolVar(&o.unlogged, "unlogged-tables", false, "create tables as unlogged tables")
+
+	fs.VarP(&scriptValue{list: &o.scripts, builtin: true}, "builtin", "b", "add builtin script NAME weighted at W (default: 1); \"-b list\" lists them")
+	fs.VarP(&scriptValue{list: &o.scripts}, "file", "f", "add script FILENAME weighted at W (default: 1)")
+	fs.VarP(&fixedScriptValue{list: &o.scripts, name: "simple-update"}, "skip-some-updates", "N", "skip updates of pgbench_tellers and pgbench_branches (same as \"-b simple-update\")")
+	fs.VarP(&fixedScriptValue{list: &o.scripts, name: "select-only"}, "select-only", "S", "perform SELECT-only transactions (same as \"-b select-only\")")
+	for _, n := range []string{"skip-some-updates", "select-only"} {
+		fs.Lookup(n).NoOptDefVal = "true"
+	}
+
+	fs.VarP(&intValue{p: &o.clients, name: "-c/--client", min: 1, max: maxInt}, "client", "c", "number of concurrent database clients (default: 1)")
+	fs.BoolVarP(&o.connect, "connect", "C", false, "establish new connection for each transaction")
+	fs.VarP(&defineValue{&o.defines}, "define", "D", "define variable VARNAME=VALUE for use by custom script")
+	fs.VarP(&intValue{p: &o.jobs, name: "-j/--jobs", min: 1, max: maxInt}, "jobs", "j", "number of threads (default: 1)")
+	fs.BoolVarP(&o.log, "log", "l", false, "write transaction times to log file")
+	fs.VarP(&limitValue{&o.latencyLimit}, "latency-limit", "L", "count transactions lasting more than NUM ms as late")
+	fs.VarP(&modeValue{&o.mode}, "protocol", "M", "protocol for submitting queries: simple, extended or prepared (default: simple)")
+	fs.VarP(&intValue{p: &o.progress, name: "-P/--progress", min: 1, max: maxInt}, "progress", "P", "show thread progress report every NUM seconds")
+	fs.BoolVarP(&o.perCommand, "report-per-command", "r", false, "report latencies, failures, and retries per command")
+	fs.VarP(&rateValue{&o.rate}, "rate", "R", "target rate in transactions per second")
+	fs.VarP(&intValue{p: &o.transactions, name: "-t/--transactions", min: 1, max: maxInt}, "transactions", "t", "number of transactions each client runs (default: 10)")
+	fs.VarP(&intValue{p: &o.duration, name: "-T/--time", min: 1, max: maxInt}, "time", "T", "duration of benchmark test in seconds")
+	fs.BoolVarP(&o.vacuumAll, "vacuum-all", "v", false, "vacuum all four standard tables before tests")
+	fs.Var(&intValue{p: &o.aggInterval, name: "--aggregate-interval", min: 1, max: maxInt}, "aggregate-interval", "aggregate data over NUM seconds")
+	fs.BoolVar(&o.failuresDetailed, "failures-detailed", false, "report the failures grouped by basic types")
+	fs.StringVar(&o.logPrefix, "log-prefix", "", "prefix for transaction time log file (default: \"pgbench_log\")")
+	fs.Var(&triesValue{&o.maxTries}, "max-tries", "max number of tries to run transaction (default: 1)")
+	fs.BoolVar(&o.progressTimestamp, "progress-timestamp", false, "use Unix epoch timestamps for progress")
+	fs.StringVar(&o.randomSeed, "random-seed", "", "set random seed (\"time\", \"rand\", integer)")
+	fs.Var(&samplingValue{&o.samplingRate}, "sampling-rate", "fraction of transactions to log (e.g., 0.01 for 1%)")
+	fs.StringVar(&o.showScript, "show-script", "", "show builtin script code, then exit")
+	fs.BoolVar(&o.verboseErrors, "verbose-errors", false, "print messages of all errors")
+	fs.BoolVar(&o.exitOnAbort, "exit-on-abort", false, "exit when any client is aborted")
+
+	fs.BoolVar(&o.debug, "debug", false, "print debugging output")
+	fs.StringVarP(&o.dbname, "dbname", "d", "", "database name to connect to (a conninfo string or URI also works)")
+	fs.StringVarP(&o.host, "host", "h", "", "database server host or socket directory")
+	fs.StringVarP(&o.port, "port", "p", "", "database server port number")
+	fs.StringVarP(&o.username, "username", "U", "", "connect as specified database user")
+	fs.BoolVarP(&o.version, "version", "V", false, "output version information, then exit")
+	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
+
+	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands: redis://[user:password@]host:port[/db], rediss://..., or a socket path")
+	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum)")
+	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE (\"-\" for standard output)")
+	fs.StringVar(&o.hdrLog, "hdr-log", "", "write an HdrHistogram interval log of latencies to FILE")
+}
+
+const maxInt = 1<<31 - 1

@@ -1,0 +1,326 @@
+package engine
+
+import (
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/script"
+)
+
+// cstate is a client's state, as in pgbench's CState machine.
+type cstate uint8
+
+const (
+	stChooseScript cstate = iota
+	stStartTx
+	stPrepareThrottle
+	stThrottle
+	stStartCommand
+	stWaitResult   // an SQL or \resp reply, or a pipeline's replies
+	stWaitPrepare  // statements prepared before a pipeline
+	stSleep        // \sleep
+	stEndCommand   // record the command, go to the next one
+	stError        // clean up after a retryable error
+	stWaitDiscard  // read a failed pipeline's remaining replies
+	stWaitRollback // ROLLBACK after an error inside a transaction block
+	stRetry
+	stFailure
+	stEndTx
+	stAborted
+	stFinished
+)
+
+// waitOn says which connection a waiting client needs input from.
+type waitOn uint8
+
+const (
+	waitNone waitOn = iota
+	waitSQL
+	waitRESP
+	waitBoth // a pipeline with SQL and \resp commands
+)
+
+// pgConn is a client's PostgreSQL connection.
+type pgConn struct {
+	sconn
+	s     *pgsql.Session
+	reply pgsql.Reply
+}
+
+// respConn is a client's Redis-protocol connection.
+type respConn struct {
+	sconn
+	r        resp.Reader
+	inflight []respPending // requests sent, replies not yet read
+	args     []byte
+	ends     []int
+	key      []byte
+}
+
+// respPending is a \resp command waiting for its reply.
+type respPending struct {
+	cmd  int   // index in the script
+	sent int64 // when it was queued
+}
+
+// client is one simulated client. It belongs to one thread and is only
+// touched by that thread's goroutine.
+type client struct {
+	id    int
+	index int // in the thread
+	th    *thread
+	env   script.Env
+
+	state    cstate
+	script   int
+	cmd      int
+	next     int  // the command END_COMMAND moves to
+	jumpNext bool // next is the target of a false condition
+	jumped   bool // arrived at cmd by a conditional jump, not in sequence
+	cnt      int64
+
+	txnScheduled, txnBegin, stmtBegin, sleepUntil int64 // thread clock, ns
+
+	estatus   estatus
+	tries     int
+	randSaved script.PRNG
+
+	pg *pgConn
+	rs *respConn
+
+	wait      waitOn
+	pipeline  bool
+	syncs     int // pipeline syncs sent and not yet answered
+	timer     int // index in the thread's timer heap, -1 when none
+	queued    bool
+	shellBuf  []byte
+	failClass string
+}
+
+// estatus is the error status of the current transaction.
+type estatus uint8
+
+const (
+	esNone estatus = iota
+	esMeta
+	esConn
+	esSerialization
+	esDeadlock
+	esOther // a non-retryable server error: aborts under pgbench's rules
+	esRESP  // a \resp error reply: fails the transaction
+)
+
+func (e estatus) retryable() bool { return e == esSerialization || e == esDeadlock }
+
+// statsStatus maps a failure to its statistics category.
+func (e estatus) statsStatus() stats.Status {
+	switch e {
+	case esNone:
+		return stats.OK
+	case esSerialization:
+		return stats.SerializationFailure
+	case esDeadlock:
+		return stats.DeadlockFailure
+	}
+	return stats.OtherFailure
+}
+
+func (c *client) commands() []*script.Command {
+	return c.th.prog.Scripts[c.script].Commands
+}
+
+func (c *client) command() *script.Command { return c.commands()[c.cmd] }
+
+// done reports whether the client has stopped.
+func (c *client) done() bool { return c.state == stAborted || c.state == stFinished }
+
+// advance runs the state machine until the client must wait for input, a
+// timer, or its turn. now is the thread clock, refreshed where pgbench
+// refreshes it.
+func (c *client) advance(now int64) {
+	for {
+		switch c.state {
+		case stChooseScript:
+			c.chooseScript(now)
+		case stStartTx:
+			if !c.startTx(&now) {
+				continue
+			}
+		case stPrepareThrottle:
+			c.prepareThrottle(now)
+		case stThrottle:
+			if now < c.txnScheduled {
+				c.th.setTimer(c, c.txnScheduled)
+				return
+			}
+			c.state = stStartTx
+			if c.th.timeUp(now) {
+				c.state = stFinished
+			}
+		case stStartCommand:
+			if c.startCommand(&now) {
+				return
+			}
+		case stWaitResult, stWaitPrepare, stWaitDiscard, stWaitRollback:
+			if !c.receive(&now) {
+				return
+			}
+		case stSleep:
+			if now < c.sleepUntil {
+				c.th.setTimer(c, c.sleepUntil)
+				return
+			}
+			c.state = stEndCommand
+		case stEndCommand:
+			c.endCommand(now)
+		case stError:
+			c.onError(now)
+		case stRetry:
+			c.retry(now)
+		case stFailure:
+			c.failure(now)
+		case stEndTx:
+			if c.endTx(&now) {
+				return
+			}
+		default: // stAborted, stFinished
+			c.finish()
+			return
+		}
+	}
+}
+
+func (c *client) chooseScript(now int64) {
+	c.script = c.th.chooseScript()
+	c.estatus, c.tries = esNone, 1
+	if c.th.cfg.Debug {
+		c.debugf("client %d executing script \"%s\"", c.id, c.th.prog.Scripts[c.script].Name)
+	}
+	switch {
+	case c.th.timeUp(now):
+		c.state = stFinished
+	case c.th.throttleDelay > 0:
+		c.state = stPrepareThrottle
+	default:
+		c.state = stStartTx
+	}
+}
+
+// startTx begins a transaction, connecting first under -C. It reports
+// false when it moved to a final state.
+func (c *client) startTx(now *int64) bool {
+	if c.th.cfg.Connect && c.needConnect() {
+		start := *now
+		if err := c.th.connectClient(c); err != nil {
+			c.th.errorf("%v", err)
+			c.th.errorf("client %d aborted while establishing connection", c.id)
+			c.state = stAborted
+			return false
+		}
+		*now = c.th.clock()
+		c.th.block.ConnTime += (*now - start) / 1000
+	}
+	c.randSaved = c.env.Rand
+	c.txnBegin = *now
+	if c.th.throttleDelay == 0 {
+		c.txnScheduled = *now
+	}
+	c.state, c.cmd, c.jumped = stStartCommand, 0, false
+	return true
+}
+
+func (c *client) needConnect() bool {
+	p := c.th.prog
+	return p.HasSQL && c.pg == nil || p.HasRESP && c.rs == nil
+}
+
+// prepareThrottle schedules the next transaction on the thread's Poisson
+// schedule, skipping slots already too late under --latency-limit.
+func (c *client) prepareThrottle(now int64) {
+	t := c.th
+	t.throttleTrigger += t.throttleRand.Poisson(t.throttleDelay) * 1000
+	c.txnScheduled = t.throttleTrigger
+	if limit := int64(t.cfg.LatencyLimit); limit > 0 && t.throttleTrigger < now-limit {
+		c.recordTxn(now, true)
+		if t.timeUp(now) || t.cfg.Transactions > 0 && c.cnt >= t.cfg.Transactions {
+			c.state = stFinished
+		}
+		return
+	}
+	if t.endTime > 0 && c.txnScheduled > t.endTime {
+		c.state = stFinished
+		return
+	}
+	c.state = stThrottle
+}
+
+// endCommand records the command's latency and moves to the next one.
+func (c *client) endCommand(now int64) {
+	if c.th.cfg.PerCommand {
+		c.th.recordCommand(c.script, c.cmd, now-c.stmtBegin)
+	}
+	c.cmd, c.jumped, c.jumpNext, c.state = c.next, c.jumpNext, false, stStartCommand
+}
+
+// endTx finishes a transaction. It reports true when the client yields its
+// turn (pgbench returns here so that a script of meta-commands only cannot
+// starve the other clients).
+func (c *client) endTx(now *int64) bool {
+	c.recordTxn(*now, false)
+	if c.pg != nil && c.pg.s.TxStatus() != 'I' {
+		c.th.errorf("client %d aborted: end of script reached without completing the last transaction", c.id)
+		c.state = stAborted
+		return false
+	}
+	if c.th.cfg.Connect {
+		start := *now
+		c.disconnect()
+		*now = c.th.clock()
+		c.th.block.ConnTime += (*now - start) / 1000
+	}
+	if c.th.cfg.Transactions > 0 && c.cnt >= c.th.cfg.Transactions || c.th.timeUp(*now) {
+		c.state = stFinished
+		return false
+	}
+	c.state = stChooseScript
+	c.th.requeue(c)
+	return true
+}
+
+// recordTxn accumulates the finished (or skipped) transaction.
+func (c *client) recordTxn(now int64, skipped bool) {
+	st := c.estatus.statsStatus()
+	if skipped {
+		st = stats.Skipped
+	}
+	var latency, lag int64
+	if !skipped && st == stats.OK {
+		latency = (now - c.txnScheduled) / 1000
+		lag = (c.txnBegin - c.txnScheduled) / 1000
+	}
+	c.th.recordTxn(c, st, latency, lag)
+	c.cnt++
+}
+
+// finish closes the client's connections once it stops.
+func (c *client) finish() {
+	c.th.cancelTimer(c)
+	c.disconnect()
+}
+
+func (c *client) disconnect() {
+	if c.pg != nil {
+		c.th.dropConn(&c.pg.sconn)
+		c.pg = nil
+	}
+	if c.rs != nil {
+		c.th.dropConn(&c.rs.sconn)
+		c.rs = nil
+	}
+}
+
+// debugf prints a --debug message; callers check cfg.Debug first so that
+// the arguments are not built for nothing.
+func (c *client) debugf(format string, args ...any) {
+	c.th.logf("debug", format, args...)
+}

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"net"
+	"time"
+
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/script"
+)
+
+// Config is a validated run configuration. The CLI builds it once; the
+// engine never sees flags or raw strings. It must not change during a run.
+type Config struct {
+	Program *script.Program
+
+	Clients int
+	Threads int
+	// Transactions per client (-t); 0 when Duration is set.
+	Transactions int64
+	// Duration of the run (-T); 0 when Transactions is set.
+	Duration time.Duration
+	// Rate is the target total rate in transactions per second (-R); 0 for
+	// no throttling.
+	Rate float64
+	// LatencyLimit (-L); 0 for none.
+	LatencyLimit time.Duration
+	// MaxTries (--max-tries); 0 means unlimited.
+	MaxTries int
+	// Connect opens a connection per transaction (-C).
+	Connect bool
+	// Progress is the -P interval; 0 for none.
+	Progress time.Duration
+	// PerCommand collects per-command statistics (-r).
+	PerCommand bool
+	// ExitOnAbort stops the run at the first aborted client.
+	ExitOnAbort bool
+	// VerboseErrors prints every error (--verbose-errors).
+	VerboseErrors bool
+	// Debug prints pgbench's --debug messages.
+	Debug bool
+
+	// Seed is the --random-seed value all random sequences derive from.
+	Seed uint64
+	// Defines are -D variables, in order.
+	Defines []Define
+	// Scale is the value of :scale unless -D sets it.
+	Scale int
+
+	// SQL opens PostgreSQL connections; nil when the program has no SQL.
+	SQL SQLConnector
+	// RESP opens Redis-protocol connections; nil when the program has no
+	// \resp command.
+	RESP RESPConnector
+
+	// Stderr receives messages: client aborts, errors, --debug output,
+	// debug() values.
+	Stderr io.Writer
+	// Log, when set, writes per-transaction or aggregate logs.
+	Log LogFactory
+	// SamplingRate is the fraction of transactions logged (--sampling-rate);
+	// 0 logs them all.
+	SamplingRate float64
+	// OnProgress receives each -P interval, in order, from one goroutine.
+	OnProgress func(Progress)
+}
+
+// Define is one -D name=value.
+type Define struct{ Name, Value string }
+
+// SQLConnector opens a PostgreSQL connection taken over from pgconn. It
+// must open sockets with dial, so that the engine can drive them.
+type SQLConnector interface {
+	Connect(ctx context.Context, dial DialFunc) (*pgsql.Conn, error)
+}
+
+// RESPConnector opens a Redis-protocol connection, authenticated and with
+// its database selected, opening sockets with dial.
+type RESPConnector interface {
+	Connect(ctx context.Context, dial DialFunc) (net.Conn, error)
+}
+
+// Progress is one -P report: the interval's transactions across threads.
+type Progress struct {
+	// Elapsed is the time since the start of the benchmark.
+	Elapsed time.Duration
+	// Interval is the length of the interval reported.
+	Interval time.Duration
+	// Wall is the wall-clock time of the report.
+	Wall time.Time
+	Txn  *stats.Txn
+}
+
+// LogFactory opens a thread's transaction log (-l).
+type LogFactory interface {
+	Open(thread int) (TxLog, error)
+}
+
+// TxLog receives one thread's transactions. Calls come from that thread
+// only; Close flushes.
+type TxLog interface {
+	// Transaction logs one finished or skipped transaction; wall is the
+	// wall-clock time of its end.
+	Transaction(e LogEntry) error
+	Close(wall time.Time) error
+}
+
+// LogEntry describes one transaction for the log.
+type LogEntry struct {
+	Client  int
+	Count   int64 // the client's transaction number, from 0
+	Script  int
+	Status  stats.Status
+	Latency int64 // microseconds; 0 when skipped or failed
+	Lag     int64 // microseconds, under --rate
+	Tries   int
+	Wall    time.Time
+}

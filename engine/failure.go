@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// onError cleans up after a retryable error or a \resp error reply: it
+// reads what a failed pipeline still owes, rolls back an open transaction
+// block, then retries or fails the transaction.
+func (c *client) onError(now int64) {
+	if c.pipeline && (c.pg != nil && c.pg.s.Pending() > 0 || c.rs != nil && len(c.rs.inflight) > 0) {
+		c.state, c.wait = stWaitDiscard, waitBoth
+		return
+	}
+	if c.pipeline {
+		c.exitPipeline()
+	}
+	if c.pg != nil && c.pg.s.TxStatus() != 'I' {
+		c.pg.out = c.pg.s.Rollback(c.pg.out)
+		if _, err := c.pg.flush(); err != nil {
+			c.th.errorf("client %d aborted: failed to send sql command for rolling back the failed transaction", c.id)
+			c.state = stAborted
+			return
+		}
+		c.th.watchWrite(&c.pg.sconn)
+		c.state, c.wait = stWaitRollback, waitSQL
+		return
+	}
+	c.afterCleanup(now)
+}
+
+// afterCleanup decides between retrying and failing, as pgbench's doRetry.
+func (c *client) afterCleanup(now int64) {
+	switch {
+	case c.th.timeUp(now):
+		c.state = stFinished
+	case c.canRetry(now):
+		c.state = stRetry
+	default:
+		c.state = stFailure
+	}
+}
+
+func (c *client) canRetry(now int64) bool {
+	cfg := c.th.cfg
+	switch {
+	case !c.estatus.retryable():
+		return false
+	case cfg.MaxTries > 0 && c.tries >= cfg.MaxTries:
+		return false
+	case cfg.LatencyLimit > 0 && now-c.txnScheduled > int64(cfg.LatencyLimit):
+		return false
+	}
+	return !c.th.timeUp(now)
+}
+
+// retry restarts the transaction with the random state it began with.
+func (c *client) retry(now int64) {
+	if c.th.cfg.VerboseErrors {
+		c.th.logf("info", "%s", c.verboseRetry(now, true))
+	}
+	c.tries++
+	c.th.countRetry(c.script, c.cmd)
+	c.env.Rand = c.randSaved
+	c.cmd, c.jumped, c.estatus, c.state = 0, false, esNone, stStartCommand
+}
+
+// failure ends the transaction as failed.
+func (c *client) failure(now int64) {
+	c.th.countFailure(c.script, c.cmd, c.failClass)
+	if c.th.cfg.VerboseErrors {
+		c.th.logf("info", "%s", c.verboseRetry(now, false))
+	}
+	c.state = stEndTx
+}
+
+// verboseRetry is pgbench's --verbose-errors message about a retry or a
+// failure.
+func (c *client) verboseRetry(now int64, retry bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "client %d ", c.id)
+	if retry {
+		b.WriteString("repeats the transaction after the error")
+	} else {
+		b.WriteString("ends the failed transaction")
+	}
+	fmt.Fprintf(&b, " (try %d", c.tries)
+	cfg := c.th.cfg
+	if cfg.MaxTries > 0 {
+		fmt.Fprintf(&b, "/%d", cfg.MaxTries)
+	}
+	if cfg.LatencyLimit > 0 {
+		fmt.Fprintf(&b, ", %.3f%% of the maximum time of tries was used",
+			100.0*float64(now-c.txnScheduled)/float64(cfg.LatencyLimit))
+	}
+	b.WriteString(")")
+	return b.String()
+}

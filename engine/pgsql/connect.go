@@ -1,0 +1,114 @@
+package pgsql
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Conn is an established server connection, taken over from pgconn after
+// the startup exchange (TLS, authentication, parameters) so that the engine
+// can drive the protocol itself.
+type Conn struct {
+	Net      net.Conn
+	TxStatus byte
+	PID      uint32
+	// ServerVersion is server_version_num, e.g. 150020.
+	ServerVersion int
+	// Params holds the parameters the server reported (server_version, ...).
+	Params map[string]string
+}
+
+// Config is a parsed connection configuration; parse it once and connect
+// many times.
+type Config struct {
+	pg *pgconn.Config
+}
+
+// ParseConfig parses a conninfo string or URI; empty fields come from the
+// PG* environment variables and the defaults, as with libpq.
+func ParseConfig(conninfo string) (*Config, error) {
+	c, err := pgconn.ParseConfig(conninfo)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{pg: c}, nil
+}
+
+// Database returns the database name the configuration connects to.
+func (c *Config) Database() string { return c.pg.Database }
+
+// Host returns the first host the configuration connects to.
+func (c *Config) Host() string { return c.pg.Host }
+
+// Port returns the first port the configuration connects to.
+func (c *Config) Port() uint16 { return c.pg.Port }
+
+// PgConn connects and returns a plain pgconn connection, for setup work
+// such as initialization and reading the scale.
+func (c *Config) PgConn(ctx context.Context) (*pgconn.PgConn, error) {
+	return pgconn.ConnectConfig(ctx, c.pg)
+}
+
+// DialFunc opens a network connection.
+type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Connect opens a connection, with sockets opened by dial when it is not
+// nil, and takes it over from pgconn.
+func (c *Config) Connect(ctx context.Context, dial DialFunc) (*Conn, error) {
+	cfg := c.pg
+	if dial != nil {
+		cfg = c.pg.Copy()
+		cfg.DialFunc = dial
+	}
+	pc, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	h, err := pc.Hijack()
+	if err != nil {
+		pc.Close(ctx)
+		return nil, fmt.Errorf("taking over the connection: %w", err)
+	}
+	v, _ := strconv.Atoi(h.ParameterStatuses["server_version_num"])
+	if v == 0 {
+		v = parseServerVersion(h.ParameterStatuses["server_version"])
+	}
+	return &Conn{Net: h.Conn, TxStatus: h.TxStatus, PID: h.PID, ServerVersion: v, Params: h.ParameterStatuses}, nil
+}
+
+// parseServerVersion turns "15.20 (Debian ...)" into 150020.
+func parseServerVersion(s string) int {
+	var major, minor int
+	fmt.Sscanf(s, "%d.%d", &major, &minor)
+	if major >= 10 {
+		return major*10000 + minor
+	}
+	return major*10000 + minor*100
+}
+
+// SetFallbackApplicationName sets application_name unless the connection
+// settings give one, like libpq's fallback_application_name.
+func (c *Config) SetFallbackApplicationName(name string) {
+	if c.pg.RuntimeParams == nil {
+		c.pg.RuntimeParams = map[string]string{}
+	}
+	if _, ok := c.pg.RuntimeParams["application_name"]; !ok {
+		c.pg.RuntimeParams["application_name"] = name
+	}
+}
+
+// User returns the user the configuration connects as.
+func (c *Config) User() string { return c.pg.User }
+
+// PgConnNotices is PgConn with server notices printed to w, the way libpq
+// prints them ("NOTICE:  ...").
+func (c *Config) PgConnNotices(ctx context.Context, w io.Writer) (*pgconn.PgConn, error) {
+	cfg := c.pg.Copy()
+	cfg.OnNotice = NoticeWriter(w)
+	return pgconn.ConnectConfig(ctx, cfg)
+}

@@ -1,0 +1,237 @@
+package pgsql
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gbench/gbench/script"
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// maxMessage bounds the size of one backend message (PostgreSQL's own
+// limit for a field is 1 GB).
+const maxMessage = 1 << 30
+
+// ProtocolError means the server sent something that is not valid protocol;
+// the connection cannot be used any more.
+type ProtocolError struct{ msg string }
+
+func (e *ProtocolError) Error() string { return "protocol error: " + e.msg }
+
+func protocolErrorf(format string, args ...any) error {
+	return &ProtocolError{msg: fmt.Sprintf(format, args...)}
+}
+
+// frame splits the first message off in: type, body and total size. A size
+// of 0 with a nil error means the message is not complete yet.
+func frame(in []byte) (typ byte, body []byte, size int, err error) {
+	if len(in) < 5 {
+		return 0, nil, 0, nil
+	}
+	n := binary.BigEndian.Uint32(in[1:5])
+	if n < 4 || n > maxMessage {
+		return 0, nil, 0, protocolErrorf("invalid message length %d for message %q", n, in[0])
+	}
+	size = 1 + int(n)
+	if len(in) < size {
+		return 0, nil, 0, nil
+	}
+	return in[0], in[5:size], size, nil
+}
+
+// MessageSize returns the size of the message starting in, when its header
+// is complete, so that a reader can make room for all of it at once.
+func MessageSize(in []byte) int {
+	if len(in) < 5 {
+		return 5
+	}
+	return 1 + int(binary.BigEndian.Uint32(in[1:5]))
+}
+
+// Error is an error reported by the server.
+type Error struct {
+	Severity string
+	Code     string // SQLSTATE
+	Message  string
+	Detail   string
+	Hint     string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:  %s", e.Severity, e.Message)
+	if e.Detail != "" {
+		fmt.Fprintf(&b, "\nDETAIL:  %s", e.Detail)
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(&b, "\nHINT:  %s", e.Hint)
+	}
+	return b.String()
+}
+
+// Serialization and deadlock errors are the ones pgbench retries.
+const (
+	CodeSerializationFailure = "40001"
+	CodeDeadlockDetected     = "40P01"
+)
+
+// decoder tracks the reply to the request being received.
+type decoder struct {
+	tx      byte
+	results int
+	err     *Error
+	copy    bool
+	copyIn  bool // COPY FROM STDIN started: the server waits for CopyFail
+
+	tuples bool // the current result has a row description
+	rows   int
+
+	lastTuples bool // about the last completed result
+	lastRows   int
+	store      error
+
+	rd       pgproto3.RowDescription
+	row      pgproto3.DataRow
+	names    []byte // field names of the current result, for \gset
+	nameEnds []int
+	vals     []byte // the current result's last row
+	valEnds  []int
+	nulls    []bool
+	key      []byte
+}
+
+// message handles one message of the current request; fin is true at its
+// ReadyForQuery.
+func (d *decoder) message(typ byte, body []byte, cmd *script.Command, vars *script.Vars, notice func(string, string)) (fin bool, err error) {
+	gset := cmd != nil && cmd.GSet != script.NoGSet
+	switch typ {
+	case 'T':
+		d.tuples = true
+		if gset {
+			return false, d.rowDescription(body)
+		}
+	case 'D':
+		d.rows++
+		if gset {
+			return false, d.dataRow(body)
+		}
+	case 'C', 'I':
+		d.endResult(cmd, vars)
+	case 'E':
+		if d.err == nil {
+			d.err = decodeError(body)
+		}
+	case 'Z':
+		if len(body) != 1 {
+			return false, protocolErrorf("invalid ReadyForQuery")
+		}
+		d.tx = body[0]
+		return true, nil
+	case 'G', 'H', 'W':
+		d.copy = true
+		d.copyIn = d.copyIn || typ == 'G'
+	case 'N', 'S', 'A':
+		d.async(typ, body, notice)
+	}
+	return false, nil
+}
+
+// async handles messages that may come at any time.
+func (d *decoder) async(typ byte, body []byte, notice func(string, string)) {
+	if typ != 'N' || notice == nil {
+		return
+	}
+	e := decodeError(body)
+	notice(e.Severity, e.Message)
+}
+
+func (d *decoder) rowDescription(body []byte) error {
+	if err := d.rd.Decode(body); err != nil {
+		return protocolErrorf("%v", err)
+	}
+	d.names, d.nameEnds = d.names[:0], d.nameEnds[:0]
+	for _, f := range d.rd.Fields {
+		d.names = append(d.names, f.Name...)
+		d.nameEnds = append(d.nameEnds, len(d.names))
+	}
+	return nil
+}
+
+func (d *decoder) dataRow(body []byte) error {
+	if err := d.row.Decode(body); err != nil {
+		return protocolErrorf("%v", err)
+	}
+	d.vals, d.valEnds, d.nulls = d.vals[:0], d.valEnds[:0], d.nulls[:0]
+	for _, v := range d.row.Values {
+		d.vals = append(d.vals, v...)
+		d.valEnds = append(d.valEnds, len(d.vals))
+		d.nulls = append(d.nulls, v == nil)
+	}
+	return nil
+}
+
+// endResult closes a statement result; \aset stores every result's last row.
+func (d *decoder) endResult(cmd *script.Command, vars *script.Vars) {
+	d.results++
+	d.lastTuples, d.lastRows = d.tuples, d.rows
+	if cmd != nil && cmd.GSet == script.ASet && d.tuples && d.rows > 0 && d.store == nil && d.err == nil {
+		d.store = d.storeRow(cmd, vars)
+	}
+	d.tuples, d.rows = false, 0
+}
+
+// finish completes the request's reply and resets the decoder.
+func (d *decoder) finish(cmd *script.Command, vars *script.Vars, r *Reply) {
+	*r = Reply{Err: d.err, Results: d.results, Copy: d.copy, Store: d.store}
+	switch {
+	case d.err != nil || d.copy || cmd == nil:
+	case d.results == 0:
+		r.Store = errors.New("no results")
+	case cmd.GSet == script.GSet && !d.lastTuples:
+		r.Store = fmt.Errorf("query %d: expected one row, got 0", d.results-1)
+	case cmd.GSet == script.GSet && d.lastRows != 1:
+		r.Store = fmt.Errorf("query %d: expected one row, got %d", d.results-1, d.lastRows)
+	case cmd.GSet == script.GSet:
+		r.Store = d.storeRow(cmd, vars)
+	}
+	d.results, d.err, d.copy, d.copyIn, d.store = 0, nil, false, false, nil
+	d.tuples, d.rows, d.lastTuples, d.lastRows = false, 0, false, 0
+}
+
+// storeRow stores the last row into variables named prefix + column name.
+// A NULL is stored as an empty string, as pgbench does.
+func (d *decoder) storeRow(cmd *script.Command, vars *script.Vars) error {
+	syms := vars.Symbols()
+	nameStart, valStart := 0, 0
+	for i, end := range d.nameEnds {
+		d.key = append(append(d.key[:0], cmd.Prefix...), d.names[nameStart:end]...)
+		nameStart = end
+		var val []byte
+		if i < len(d.valEnds) {
+			val = d.vals[valStart:d.valEnds[i]]
+			valStart = d.valEnds[i]
+		}
+		if !script.ValidVarName(d.key) {
+			return fmt.Errorf("%s: invalid variable name: %q", cmd.GSetName(), d.key)
+		}
+		if slot, ok := syms.Lookup(d.key); ok {
+			vars.SetText(slot, val)
+		}
+	}
+	return nil
+}
+
+// decodeError converts an ErrorResponse or NoticeResponse body.
+func decodeError(body []byte) *Error {
+	var m pgproto3.ErrorResponse
+	if err := m.Decode(body); err != nil {
+		return &Error{Severity: "ERROR", Message: "malformed error message from server"}
+	}
+	sev := m.SeverityUnlocalized
+	if sev == "" {
+		sev = m.Severity
+	}
+	return &Error{Severity: sev, Code: m.Code, Message: m.Message, Detail: m.Detail, Hint: m.Hint}
+}

@@ -1,0 +1,175 @@
+// Package report writes a run's results: pgbench's text summary and
+// progress lines, logs, JSON and markdown. Reporters write to an io.Writer
+// and return every write error.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/stats"
+)
+
+// Summary is what the text summary needs to know about a run.
+type Summary struct {
+	Config *engine.Config
+	Result *engine.Result
+	// Scale is the scaling factor shown (from -s or pgbench_branches).
+	Scale int
+	// PartitionMethod and Partitions describe pgbench_accounts, shown when
+	// it is partitioned.
+	PartitionMethod string
+	Partitions      int
+	// FailuresDetailed prints failures by kind (--failures-detailed).
+	FailuresDetailed bool
+	// Percentiles are printed after pgbench's lines (gbench's addition).
+	Percentiles []float64
+}
+
+// writer remembers the first write error so that formatting code stays
+// readable; the error is returned at the end.
+type writer struct {
+	w   io.Writer
+	err error
+}
+
+func (w *writer) printf(format string, args ...any) {
+	if w.err == nil {
+		_, w.err = fmt.Fprintf(w.w, format, args...)
+	}
+}
+
+// pct is a percentage as pgbench computes it, NaN for 0/0.
+func pct(n, of int64) float64 {
+	if of == 0 {
+		if n == 0 {
+			return math.NaN()
+		}
+		return math.Inf(1)
+	}
+	return 100.0 * float64(n) / float64(of)
+}
+
+// Text writes pgbench 15's summary, line for line, followed by gbench's
+// latency percentiles.
+func Text(out io.Writer, s *Summary) error {
+	w := &writer{w: out}
+	cfg, res, total := s.Config, s.Result, s.Result.Stats.Total
+	scripts := cfg.Program.Scripts
+	name := "multiple scripts"
+	if len(scripts) == 1 {
+		name = scripts[0].Name
+	}
+	w.printf("transaction type: %s\n", name)
+	w.printf("scaling factor: %d\n", s.Scale)
+	if s.PartitionMethod != "" {
+		w.printf("partition method: %s\npartitions: %d\n", s.PartitionMethod, s.Partitions)
+	}
+	w.printf("query mode: %s\n", cfg.Program.Mode)
+	w.printf("number of clients: %d\n", cfg.Clients)
+	w.printf("number of threads: %d\n", res.Threads)
+	if cfg.MaxTries > 0 {
+		w.printf("maximum number of tries: %d\n", cfg.MaxTries)
+	}
+	if cfg.Duration <= 0 {
+		w.printf("number of transactions per client: %d\n", cfg.Transactions)
+		w.printf("number of transactions actually processed: %d/%d\n", total.Cnt, cfg.Transactions*int64(cfg.Clients))
+	} else {
+		w.printf("duration: %d s\n", int(cfg.Duration.Seconds()))
+		w.printf("number of transactions actually processed: %d\n", total.Cnt)
+	}
+	failures, totalCnt := total.Failures(), total.Total()
+	w.printf("number of failed transactions: %d (%s%%)\n", failures, fmtPct(pct(failures, totalCnt)))
+	if totalCnt <= 0 {
+		return w.err
+	}
+	writeCounts(w, "", total, s, totalCnt)
+	writeLatency(w, s, total, totalCnt)
+	writeTPS(w, s, total)
+	writeScripts(w, s)
+	writePercentiles(w, s)
+	return w.err
+}
+
+// fmtPct formats like C's "%.3f", with PostgreSQL's spelling of NaN.
+func fmtPct(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "NaN"
+	case math.IsInf(p, 1):
+		return "Infinity"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// writeCounts prints the failure, retry and skip lines; prefix is " - "
+// inside a per-script section.
+func writeCounts(w *writer, prefix string, t *stats.Txn, s *Summary, totalCnt int64) {
+	cfg := s.Config
+	if s.FailuresDetailed {
+		w.printf("%snumber of serialization failures: %d (%s%%)\n", prefix, t.SerializationFailures, fmtPct(pct(t.SerializationFailures, totalCnt)))
+		w.printf("%snumber of deadlock failures: %d (%s%%)\n", prefix, t.DeadlockFailures, fmtPct(pct(t.DeadlockFailures, totalCnt)))
+		if t.OtherFailures > 0 || cfg.Program.HasRESP {
+			w.printf("%snumber of other failures: %d (%s%%)\n", prefix, t.OtherFailures, fmtPct(pct(t.OtherFailures, totalCnt)))
+		}
+	}
+	if cfg.MaxTries != 1 {
+		w.printf("%snumber of transactions retried: %d (%s%%)\n", prefix, t.Retried, fmtPct(pct(t.Retried, totalCnt)))
+		w.printf("%stotal number of retries: %d\n", prefix, t.Retries)
+	}
+	if cfg.Rate > 0 && cfg.LatencyLimit > 0 {
+		w.printf("%snumber of transactions skipped: %d (%s%%)\n", prefix, t.Skipped, fmtPct(pct(t.Skipped, totalCnt)))
+	}
+	if prefix == "" && cfg.LatencyLimit > 0 {
+		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
+			float64(cfg.LatencyLimit.Microseconds())/1000.0, t.Late, t.Cnt, fmtPct(latePct(t)))
+	}
+}
+
+func latePct(t *stats.Txn) float64 {
+	if t.Cnt == 0 {
+		return 0
+	}
+	return 100.0 * float64(t.Late) / float64(t.Cnt)
+}
+
+// writeLatency prints the average (and stddev when pgbench measures each
+// transaction) and the schedule lag under --rate.
+func writeLatency(w *writer, s *Summary, t *stats.Txn, totalCnt int64) {
+	cfg, res := s.Config, s.Result
+	if cfg.Rate > 0 || cfg.Progress > 0 || cfg.LatencyLimit > 0 {
+		writeSimple(w, "latency", &t.Latency)
+	} else {
+		avg := 0.001 * float64(res.Bench.Microseconds()) * float64(cfg.Clients) / float64(totalCnt)
+		suffix := ""
+		if t.Failures() > 0 {
+			suffix = " (including failures)"
+		}
+		w.printf("latency average = %.3f ms%s\n", avg, suffix)
+	}
+	if cfg.Rate > 0 {
+		w.printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n", 0.001*t.Lag.Sum/float64(t.Cnt), 0.001*t.Lag.Max)
+	}
+}
+
+// writeSimple is pgbench's printSimpleStats, in milliseconds.
+func writeSimple(w *writer, prefix string, s *stats.Simple) {
+	if s.Count > 0 {
+		w.printf("%s average = %.3f ms\n", prefix, 0.001*s.Mean())
+		w.printf("%s stddev = %.3f ms\n", prefix, 0.001*s.Stddev())
+	}
+}
+
+func writeTPS(w *writer, s *Summary, t *stats.Txn) {
+	cfg, res := s.Config, s.Result
+	tps := float64(t.Cnt) / res.Bench.Seconds()
+	if cfg.Connect {
+		w.printf("average connection time = %.3f ms\n", 0.001*float64(res.Stats.ConnTime)/float64(t.Cnt+t.Failures()))
+		w.printf("tps = %f (including reconnection times)\n", tps)
+		return
+	}
+	w.printf("initial connection time = %.3f ms\n", float64(res.ConnElapsed.Microseconds())/1000.0)
+	w.printf("tps = %f (without initial connection time)\n", tps)
+}

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/script"
+)
+
+// thread is one event loop: a goroutine locked to an OS thread that runs a
+// block of clients, like a pgbench thread.
+type thread struct {
+	id      int
+	run     *run
+	cfg     *Config
+	prog    *script.Program
+	clients []*client
+	poll    *poller
+	timers  timerHeap
+	ready   []*client // clients to advance without waiting, in order
+	origin  time.Time
+
+	endTime         int64   // -T deadline on the thread clock; 0 for none
+	throttleDelay   float64 // mean delay between this thread's transactions, us
+	throttleTrigger int64   // the last scheduled start, ns
+	chooseRand      script.PRNG
+	throttleRand    script.PRNG
+	sampleRand      script.PRNG
+
+	block    *stats.Block
+	interval *stats.Txn // the current -P interval
+	nextTick int64
+	snap     snapshot
+	log      TxLog
+
+	remaining int
+	aborted   int
+	err       error
+}
+
+// clock returns the time since the run's origin, from the monotonic clock.
+func (t *thread) clock() int64 { return int64(time.Since(t.origin)) }
+
+// timeUp reports whether -T is over or the run was interrupted.
+func (t *thread) timeUp(now int64) bool {
+	return t.endTime > 0 && now >= t.endTime || t.run.stopping()
+}
+
+// chooseScript picks a script by weight with the thread's own sequence.
+func (t *thread) chooseScript() int {
+	scripts := t.prog.Scripts
+	if len(scripts) == 1 {
+		return 0
+	}
+	w := t.chooseRand.Int64Range(0, t.prog.TotalWeight-1)
+	i := 0
+	for {
+		w -= int64(scripts[i].Weight)
+		i++
+		if w < 0 {
+			return i - 1
+		}
+	}
+}
+
+// requeue puts a client at the end of the ready queue.
+func (t *thread) requeue(c *client) {
+	if !c.queued {
+		c.queued = true
+		t.ready = append(t.ready, c)
+	}
+}
+
+// loop runs the clients until they all finish or abort.
+func (t *thread) loop() {
+	for t.remaining > 0 {
+		t.runReady()
+		if t.remaining == 0 {
+			break
+		}
+		t.answerSnapshot()
+		evs, err := t.poll.wait(t.timeout())
+		if err != nil {
+			t.err = fmt.Errorf("waiting for sockets: %w", err)
+			t.abortAll()
+			return
+		}
+		now := t.clock()
+		for i := range evs {
+			t.dispatch(&evs[i], now)
+		}
+		t.fireTimers(now)
+		t.answerSnapshot()
+		if t.run.stopping() {
+			t.wakeWaiting(now)
+		}
+	}
+	t.exitSnapshots()
+}
+
+// runReady advances the queued clients; a client that ends a transaction
+// goes to the back of the queue, so clients take turns.
+func (t *thread) runReady() {
+	for len(t.ready) > 0 {
+		batch := len(t.ready)
+		now := t.clock()
+		for i := 0; i < batch; i++ {
+			c := t.ready[i]
+			c.queued = false
+			t.step(c, now)
+		}
+		t.ready = t.ready[:copy(t.ready, t.ready[batch:])]
+		if t.run.stopping() {
+			t.wakeWaiting(t.clock())
+		}
+	}
+}
+
+// step advances one client and accounts for it finishing.
+func (t *thread) step(c *client, now int64) {
+	if c.done() {
+		return
+	}
+	c.advance(now)
+	if c.done() {
+		c.finish()
+		t.remaining--
+		if c.state == stAborted {
+			t.aborted++
+			if t.cfg.ExitOnAbort {
+				t.run.abort()
+			}
+		}
+	}
+}
+
+// timeout returns how long the loop may wait: until the nearest timer or
+// progress tick, not at all when clients are ready, or forever.
+func (t *thread) timeout() time.Duration {
+	if len(t.ready) > 0 {
+		return 0
+	}
+	next := int64(-1)
+	if len(t.timers) > 0 {
+		next = t.timers[0].at
+	}
+	if t.nextTick > 0 && (next < 0 || t.nextTick < next) {
+		next = t.nextTick
+	}
+	if next < 0 {
+		return -1
+	}
+	d := time.Duration(next - t.clock())
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// dispatch handles one readiness event: input is read into the
+// connection's buffer, and the client advances if it waits for it.
+func (t *thread) dispatch(ev *syscall.EpollEvent, now int64) {
+	tok := eventToken(ev)
+	if tok == wakeToken {
+		t.poll.drainWake()
+		return
+	}
+	c := t.clients[tok>>1]
+	conn, kind := c.connByToken(tok)
+	if conn == nil {
+		return
+	}
+	if ev.Events&syscall.EPOLLOUT != 0 && conn.watchWrite {
+		if done, _ := conn.flush(); done || conn.dead() {
+			conn.watchWrite = false
+			_ = t.poll.modify(conn.tr.fd(), conn.token, false)
+		}
+	}
+	if ev.Events&(syscall.EPOLLIN|syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
+		drains := conn.tr.drains()
+		for conn.fill(conn.need) && (drains || len(conn.pending()) < conn.need) {
+		}
+	}
+	if c.waitsFor(kind) {
+		t.step(c, now)
+	}
+}
+
+// fireTimers advances the clients whose sleep or schedule is due.
+func (t *thread) fireTimers(now int64) {
+	for len(t.timers) > 0 && t.timers[0].at <= now {
+		c := t.timers[0].c
+		t.cancelTimer(c)
+		t.step(c, now)
+	}
+}
+
+// wakeWaiting advances sleeping and throttled clients when the run is
+// interrupted, so they notice and stop.
+func (t *thread) wakeWaiting(now int64) {
+	for len(t.timers) > 0 {
+		c := t.timers[0].c
+		t.cancelTimer(c)
+		if c.state == stThrottle {
+			c.state = stFinished
+		}
+		if c.state == stSleep {
+			c.sleepUntil = now
+		}
+		t.step(c, now)
+	}
+}
+
+// abortAll stops every client after a fatal loop error.
+func (t *thread) abortAll() {
+	for _, c := range t.clients {
+		if !c.done() {
+			c.state = stAborted
+			c.finish()
+			t.remaining--
+			t.aborted++
+		}
+	}
+}
+
+// errorf prints an error message like pgbench's pg_log_error.
+func (t *thread) errorf(format string, args ...any) { t.logf("error", format, args...) }
+
+// logf prints "gbench: level: message".
+func (t *thread) logf(level, format string, args ...any) {
+	t.run.printf("gbench: %s: %s\n", level, fmt.Sprintf(format, args...))
+}
