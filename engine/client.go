@@ -77,7 +77,10 @@ type client struct {
 	next     int  // the command END_COMMAND moves to
 	jumpNext bool // next is the target of a false condition
 	jumped   bool // arrived at cmd by a conditional jump, not in sequence
-	cnt      int64
+	// skipRecord: the command's latency is recorded elsewhere (a pipelined
+	// \resp command, when its reply arrives).
+	skipRecord bool
+	cnt        int64
 
 	txnScheduled, txnBegin, stmtBegin, sleepUntil int64 // thread clock, ns
 
@@ -256,9 +259,10 @@ func (c *client) prepareThrottle(now int64) {
 
 // endCommand records the command's latency and moves to the next one.
 func (c *client) endCommand(now int64) {
-	if c.th.cfg.PerCommand {
+	if c.th.cfg.PerCommand && !c.skipRecord {
 		c.th.recordCommand(c.script, c.cmd, now-c.stmtBegin)
 	}
+	c.skipRecord = false
 	c.cmd, c.jumped, c.jumpNext, c.state = c.next, c.jumpNext, false, stStartCommand
 }
 

@@ -194,8 +194,8 @@ func (c *client) sendRESP(cmd *script.Command, now int64) bool {
 	}
 	r.inflight = append(r.inflight, respPending{cmd: c.cmd, sent: now})
 	if c.pipeline {
-		c.state = stEndCommand
-		c.next = c.cmd + 1
+		// Its latency is recorded when its reply arrives.
+		c.state, c.skipRecord = stEndCommand, true
 		return false
 	}
 	if _, err := r.flush(); err != nil {

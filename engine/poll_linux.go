@@ -95,13 +95,22 @@ func (p *poller) wait(timeout time.Duration) ([]syscall.EpollEvent, error) {
 
 // waitNano is epoll_pwait2, whose timeout has nanosecond resolution, so
 // that --rate schedules and \sleep are kept to the microsecond.
+//
+// It is a raw system call: the loop's goroutine keeps its P while it waits.
+// With syscall.Syscall6 the runtime's monitor hands the P off after 20 us
+// and the thread must win one back when the wait returns, which costs
+// futex wake-ups and sleeps on every round trip and was the largest share
+// of gbench's client CPU time. The run sets GOMAXPROCS above the number of
+// loops so that other goroutines keep a P of their own; a pending
+// preemption or garbage collection interrupts the wait with a signal
+// (EINTR), after which the loop reaches a safe point at once.
 func (p *poller) waitNano(timeout time.Duration) (int, error) {
 	var ts *syscall.Timespec
 	if timeout >= 0 {
 		p.ts = syscall.NsecToTimespec(int64(timeout))
 		ts = &p.ts
 	}
-	r, _, errno := syscall.Syscall6(sysEpollPwait2, uintptr(p.epfd), uintptr(unsafe.Pointer(&p.events[0])),
+	r, _, errno := syscall.RawSyscall6(sysEpollPwait2, uintptr(p.epfd), uintptr(unsafe.Pointer(&p.events[0])),
 		uintptr(len(p.events)), uintptr(unsafe.Pointer(ts)), 0, 0)
 	if errno != 0 {
 		return 0, errno

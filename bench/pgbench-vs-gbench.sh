@@ -1,0 +1,97 @@
+#!/bin/sh
+# pgbench and gbench, interleaved, on the same workloads against the same
+# throwaway PostgreSQL server (max_connections 300): for each connection
+# count, PAIRS runs of each tool alternate, and the script prints both
+# tools' throughput and client CPU time (user+sys) per transaction, their
+# medians and the ratios gbench/pgbench.
+#
+#   bench/pgbench-vs-gbench.sh                      # defaults below
+#   PAIRS=3 DURATION=5 CLIENTS="4 16 64 256" bench/pgbench-vs-gbench.sh
+#
+# Needs initdb/pg_ctl/postgres, pgbench and Go. As root, the server runs as
+# the postgres user.
+set -eu
+cd "$(dirname "$0")/.."
+
+PAIRS=${PAIRS:-3}
+DURATION=${DURATION:-5}
+CLIENTS=${CLIENTS:-"4 16 64 256"}
+JOBS=${JOBS:-2}
+SCALE=${SCALE:-10}
+WORKLOADS=${WORKLOADS:-"select-only onekey"}
+
+bindir=$(pg_config --bindir 2>/dev/null || true)
+for d in "$bindir" /usr/lib/postgresql/*/bin /usr/local/pgsql/bin; do
+	if [ -n "$d" ] && [ -x "$d/initdb" ]; then PGBIN=$d; break; fi
+done
+[ -n "${PGBIN:-}" ] || { echo "initdb not found: install the PostgreSQL server" >&2; exit 1; }
+command -v pgbench >/dev/null || { echo "pgbench not found" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gbench-bench.XXXXXX")
+chmod 755 "$work"
+runas=""
+if [ "$(id -u)" = 0 ]; then runas="runuser -u postgres --"; chown postgres "$work"; fi
+port=$((20000 + $$ % 20000))
+cleanup() {
+	$runas "$PGBIN/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+go build -o "$work/gbench" ./cmd/gbench
+$runas "$PGBIN/initdb" -D "$work/data" -A trust -U postgres >/dev/null
+$runas "$PGBIN/pg_ctl" -D "$work/data" -l "$work/server.log" -w \
+	-o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB -c fsync=off -c synchronous_commit=off" start >/dev/null
+conn="-h 127.0.0.1 -p $port -U postgres"
+pgbench $conn -i -q -s "$SCALE" postgres >/dev/null 2>&1
+
+cat >"$work/onekey.sql" <<'EOF'
+\set aid random(1, 100000 * :scale)
+SELECT aid, abalance FROM pgbench_accounts WHERE aid = :aid;
+EOF
+
+# run TOOL WORKLOAD CLIENTS: prints "tps cpu_us_per_txn"
+run() {
+	tool=$1 workload=$2 c=$3
+	case $workload in
+	select-only) what="-S" ;;
+	*) what="-f $work/$workload.sql" ;;
+	esac
+	bin=pgbench
+	[ "$tool" = gbench ] && bin="$work/gbench --percentiles="
+	out=$(/usr/bin/time -f "cpu %U %S" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
+	tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p')
+	if [ -z "$tps" ] || [ -z "$n" ]; then
+		echo "$tool $workload -c $c failed:" >&2
+		echo "$out" | tail -5 >&2
+		return 1
+	fi
+	echo "$tps $n $cpu" | awk '{ printf "%.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2 }'
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+printf "%-12s %7s  %12s %12s %6s  %14s %14s %6s\n" workload clients "pgbench tps" "gbench tps" ratio "pgbench us/tx" "gbench us/tx" ratio
+for w in $WORKLOADS; do
+	for c in $CLIENTS; do
+		: >"$work/p" && : >"$work/g"
+		i=0
+		while [ $i -lt "$PAIRS" ]; do
+			if [ $((i % 2)) = 0 ]; then
+				run pgbench "$w" "$c" >>"$work/p"; run gbench "$w" "$c" >>"$work/g"
+			else
+				run gbench "$w" "$c" >>"$work/g"; run pgbench "$w" "$c" >>"$work/p"
+			fi
+			i=$((i + 1))
+		done
+		pt=$(cut -d' ' -f1 "$work/p" | median); gt=$(cut -d' ' -f1 "$work/g" | median)
+		pc=$(cut -d' ' -f2 "$work/p" | median); gc=$(cut -d' ' -f2 "$work/g" | median)
+		echo "$w $c $pt $gt $pc $gc" | awk '{ printf "%-12s %7d  %12.1f %12.1f %6.2f  %14.2f %14.2f %6.2f\n", $1, $2, $3, $4, $4 / $3, $5, $6, $6 / $5 }'
+		if [ -n "${VERBOSE:-}" ]; then
+			echo "  pgbench runs (tps us/tx): $(tr '\n' ';' <"$work/p")"
+			echo "  gbench runs  (tps us/tx): $(tr '\n' ';' <"$work/g")"
+		fi
+	done
+done

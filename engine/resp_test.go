@@ -1,0 +1,203 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/script"
+)
+
+// respConnector dials the test Redis.
+type respConnector struct{ o resp.Options }
+
+func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.Conn, error) {
+	o := r.o
+	o.DialFunc = dial
+	return resp.Dial(ctx, o)
+}
+
+// testRedis returns the test Redis options, or skips.
+func testRedis(t testing.TB) resp.Options {
+	t.Helper()
+	u := os.Getenv("GBENCH_TEST_REDIS")
+	if u == "" {
+		u = "redis://127.0.0.1:6379/0"
+	}
+	o, err := resp.ParseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resp.Dial(context.Background(), o)
+	if err != nil {
+		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+			t.Fatalf("Redis is required: %v", err)
+		}
+		t.Skipf("Redis not reachable (%v); set GBENCH_TEST_REDIS", err)
+	}
+	c.Close()
+	return o
+}
+
+// redisDo sends one command and returns the reply's text.
+func redisDo(t testing.TB, o resp.Options, args ...string) string {
+	t.Helper()
+	c, err := resp.Dial(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(resp.AppendCommand(nil, args...)); err != nil {
+		t.Fatal(err)
+	}
+	var r resp.Reader
+	var buf []byte
+	tmp := make([]byte, 64<<10)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		n, err := c.Read(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf = append(buf, tmp[:n]...)
+		if m, err := r.Parse(buf); err != nil {
+			t.Fatal(err)
+		} else if m > 0 {
+			v := r.Values()[r.Top()]
+			if v.Kind == resp.KindInt {
+				return fmt.Sprint(v.Int)
+			}
+			return string(v.Bytes)
+		}
+	}
+}
+
+// runRESP runs a script with \resp commands (and SQL when pg is needed).
+func runRESP(t testing.TB, text string, edit func(*engine.Config)) (*engine.Result, string) {
+	t.Helper()
+	o := testRedis(t)
+	s, err := script.Parse("resp.sql", text, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := script.Compile([]*script.Script{s}, script.Simple, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Clients: 2, Threads: 2, Transactions: 10, MaxTries: 1,
+		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr, PerCommand: true}
+	if p.HasSQL {
+		cfg.SQL = testPG(t)
+	}
+	if edit != nil {
+		edit(cfg)
+	}
+	res, err := engine.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	return res, stderr.String()
+}
+
+func TestRESPWritesAndExpandsLists(t *testing.T) {
+	o := testRedis(t)
+	prefix := fmt.Sprintf("gbench:test:%d:", os.Getpid())
+	src := `\set k :client_id + 40
+\resp SET ` + prefix + `item::k "value of :k"
+\set keys range(1, 3)
+\resp MSET ` + prefix + `m::keys x
+\resp DEL ` + prefix + `nope
+`
+	res, stderr := runRESP(t, src, func(c *engine.Config) { c.Transactions = 3 })
+	if res.Aborted != 0 || res.Stats.Total.Cnt != 6 {
+		t.Fatalf("aborted %d processed %d\n%s", res.Aborted, res.Stats.Total.Cnt, stderr)
+	}
+	if got := redisDo(t, o, "GET", prefix+"item:41"); got != "value of 41" {
+		t.Errorf("GET item:41 = %q", got)
+	}
+	// MSET m:1 m:2 m:3 x sets m:1 to "m:2" and m:3 to "x".
+	if got := redisDo(t, o, "GET", prefix+"m:3"); got != "x" {
+		t.Errorf("GET m:3 = %q (list expansion)", got)
+	}
+	redisDo(t, o, "DEL", prefix+"item:40", prefix+"item:41", prefix+"m:1", prefix+"m:3")
+}
+
+func TestRESPErrorsFailTransactions(t *testing.T) {
+	o := testRedis(t)
+	key := fmt.Sprintf("gbench:test:%d:list", os.Getpid())
+	redisDo(t, o, "DEL", key)
+	redisDo(t, o, "RPUSH", key, "a")
+	res, stderr := runRESP(t, "\\resp GET "+key+"\n\\resp PING\n", nil)
+	total := res.Stats.Total
+	if res.Aborted != 0 || total.OtherFailures != 20 || total.Cnt != 0 {
+		t.Errorf("WRONGTYPE: aborted %d, failures %d, processed %d\n%s", res.Aborted, total.OtherFailures, total.Cnt, stderr)
+	}
+	if n := res.Stats.Commands[0][0].Classes["WRONGTYPE"]; n != 20 {
+		t.Errorf("WRONGTYPE counted %d times on the command", n)
+	}
+	if n := res.Stats.Commands[0][1].Latency.Count; n != 0 {
+		t.Errorf("the command after a failure ran %d times", n)
+	}
+	redisDo(t, o, "DEL", key)
+}
+
+// TestRESPGsetCacheAside reads Redis, falls back to SQL on a miss and
+// writes Redis back, the cache-aside pattern \gset after \resp exists for.
+func TestRESPGsetCacheAside(t *testing.T) {
+	o := testRedis(t)
+	prefix := fmt.Sprintf("gbench:test:%d:ca:", os.Getpid())
+	src := `\set k random(1, 5)
+\resp GET ` + prefix + `:k
+\gset c_
+\if :c_reply IS NULL
+SELECT :k * 100 AS v \gset
+\resp SET ` + prefix + `:k :v
+\endif
+\resp INCR ` + prefix + `hits
+\gset
+\resp MGET ` + prefix + `1 ` + prefix + `2
+\gset m
+`
+	res, stderr := runRESP(t, src, func(c *engine.Config) { c.Transactions = 20 })
+	if res.Aborted != 0 || res.Stats.Total.Cnt != 40 {
+		t.Fatalf("aborted %d processed %d\n%s", res.Aborted, res.Stats.Total.Cnt, stderr)
+	}
+	for k := 1; k <= 5; k++ {
+		got := redisDo(t, o, "GET", fmt.Sprintf("%s%d", prefix, k))
+		if got != "" && got != fmt.Sprint(k*100) {
+			t.Errorf("cached %d = %q", k, got)
+		}
+	}
+	if got := redisDo(t, o, "GET", prefix+"hits"); got != "40" {
+		t.Errorf("hits = %q, want 40", got)
+	}
+	keys := []string{prefix + "hits"}
+	for k := 1; k <= 5; k++ {
+		keys = append(keys, fmt.Sprintf("%s%d", prefix, k))
+	}
+	redisDo(t, o, append([]string{"DEL"}, keys...)...)
+}
+
+func TestRESPPipeline(t *testing.T) {
+	o := testRedis(t)
+	key := fmt.Sprintf("gbench:test:%d:pipe", os.Getpid())
+	src := "\\startpipeline\n" + strings.Repeat("\\resp INCR "+key+"\n", 5) + "\\endpipeline\n"
+	res, stderr := runRESP(t, src, nil)
+	if res.Aborted != 0 || res.Stats.Total.Cnt != 20 {
+		t.Fatalf("aborted %d processed %d\n%s", res.Aborted, res.Stats.Total.Cnt, stderr)
+	}
+	if got := redisDo(t, o, "GET", key); got != "100" {
+		t.Errorf("counter = %q, want 100", got)
+	}
+	if n := res.Stats.Commands[0][3].Latency.Count; n != 20 {
+		t.Errorf("pipelined command latency recorded %d times, want 20 (one per reply)", n)
+	}
+	redisDo(t, o, "DEL", key)
+}
