@@ -65,6 +65,10 @@ type Config struct {
 	SamplingRate float64
 	// OnProgress receives each -P interval, in order, from one goroutine.
 	OnProgress func(Progress)
+	// HardStop, when closed, aborts every client at once, closing its
+	// connections (a second Ctrl-C). Cancelling Run's context only stops
+	// clients from starting new transactions.
+	HardStop <-chan struct{}
 }
 
 // Define is one -D name=value.

@@ -44,6 +44,7 @@ type run struct {
 	cfg     *Config
 	threads []*thread
 	stop    atomic.Bool
+	hard    atomic.Bool
 	outMu   sync.Mutex
 	out     io.Writer
 }
@@ -108,6 +109,19 @@ func (r *run) bench(ctx context.Context, res *Result) {
 	}
 	stopWatch := context.AfterFunc(ctx, r.abort)
 	defer stopWatch()
+	if cfg := r.cfg; cfg.HardStop != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-cfg.HardStop:
+				r.hard.Store(true)
+				r.abort()
+				r.wakeAll()
+			case <-done:
+			}
+		}()
+	}
 	u0, s0 := cpuTimes()
 	origin := time.Now()
 	res.Start = origin

@@ -93,6 +93,10 @@ func (t *thread) loop() {
 		}
 		t.fireTimers(now)
 		t.answerSnapshot()
+		if t.run.hard.Load() {
+			t.abortAll()
+			break
+		}
 		if t.run.stopping() {
 			t.wakeWaiting(now)
 		}

@@ -37,8 +37,9 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	ctx, stop := signalContext(env)
+	ctx, hard, stop := signalContext(env)
 	defer stop()
+	b.cfg.HardStop = hard
 	if b.cfg.Program.HasSQL {
 		if code := b.prepareServer(ctx, env, o); code != exitOK {
 			return code
@@ -252,23 +253,33 @@ func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.C
 	return resp.Dial(ctx, o)
 }
 
-// signalContext is cancelled by the first interrupt: clients then start no
-// new transaction and the run ends with a summary of what completed.
-func signalContext(env *Env) (context.Context, func()) {
+// signalContext is cancelled by the first interrupt (Ctrl-C or SIGTERM):
+// clients then start no new transaction, running ones finish, and the run
+// ends with a summary of what completed. The returned channel is closed by
+// a second interrupt, which aborts the clients at once.
+func signalContext(env *Env) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
+	hard := make(chan struct{})
 	if env.Signals == nil {
-		return ctx, cancel
+		return ctx, hard, cancel
 	}
 	ch := make(chan os.Signal, 2)
 	env.Signals(ch)
+	stop := make(chan struct{})
 	go func() {
 		select {
 		case <-ch:
 			cancel()
-		case <-ctx.Done():
+		case <-stop:
+			return
+		}
+		select {
+		case <-ch:
+			close(hard)
+		case <-stop:
 		}
 	}()
-	return ctx, cancel
+	return ctx, hard, func() { close(stop); cancel() }
 }
 
 // prepareServer connects for setup like pgbench: prints the versions,

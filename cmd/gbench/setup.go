@@ -105,7 +105,7 @@ func runInit(env *Env, o *options, fs *pflag.FlagSet) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	ctx, stop := signalContext(env)
+	ctx, _, stop := signalContext(env)
 	defer stop()
 	conn, err := cfg.PgConnNotices(ctx, env.Stderr)
 	if err != nil {

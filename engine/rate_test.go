@@ -1,0 +1,137 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/script"
+)
+
+// scheduledSlots replays the --rate schedule of a one-thread run: the
+// Poisson delays drawn from the thread's throttle sequence, which the
+// engine derives from the seed in pgbench's order (clients, then
+// :default_seed, then per thread: script choice, throttle, sampling). It
+// returns the number of slots scheduled up to d.
+func scheduledSlots(seed uint64, clients int, rate float64, d time.Duration) int64 {
+	var base script.PRNG
+	base.Seed(seed)
+	for i := 0; i < clients; i++ {
+		base.Uint64()
+	}
+	base.Uint64() // :default_seed
+	base.Uint64() // script choice
+	var throttle script.PRNG
+	throttle.Seed(base.Uint64())
+	delayUs := 1e6 / rate
+	var at, n int64
+	for {
+		at += throttle.Poisson(delayUs) * 1000
+		if at > int64(d) {
+			return n
+		}
+		n++
+	}
+}
+
+// TestRateFollowsTheSeededSchedule runs 10 s at 1000 tps. Without
+// --latency-limit every slot of the seeded Poisson schedule runs, late or
+// not, except the last few before the end: a client that finishes a
+// transaction after the end takes no new slot (as in pgbench). So the count
+// is at most the number of slots up to 10 s and at least the number up to
+// 9.5 s (no transaction here takes half a second). Comparing with the
+// schedule itself avoids guessing the Poisson spread (about 1% at this
+// size); TestPoissonScheduleRate checks the schedule's own rate.
+func TestRateFollowsTheSeededSchedule(t *testing.T) {
+	pg := testPG(t, "sslmode=disable")
+	const rate, d, seed = 1000.0, 10 * time.Second, 7
+	res, stderr := runScript(t, pg, "SELECT 1;\n", script.Prepared, func(c *engine.Config) {
+		c.Clients, c.Threads, c.Transactions, c.Duration = 4, 1, 0, d
+		c.Rate, c.Seed, c.PerCommand = rate, seed, false
+	})
+	most := scheduledSlots(seed, 4, rate, d)
+	least := scheduledSlots(seed, 4, rate, d-500*time.Millisecond)
+	got := res.Stats.Total.Cnt
+	if res.Aborted != 0 || got > most || got < least {
+		t.Errorf("%d transactions; the schedule has %d slots up to 10 s and %d up to 9.5 s\n%s", got, most, least, stderr)
+	}
+	if achieved := float64(got) / d.Seconds(); achieved < 0.95*rate || achieved > 1.05*rate {
+		t.Errorf("achieved %.1f tps for a target of %.0f", achieved, rate)
+	}
+	if lag := res.Stats.Total.Lag.Mean(); lag < 0 {
+		t.Errorf("negative schedule lag %.1f us", lag)
+	}
+}
+
+// TestPoissonScheduleRate: over 200 seeded 10-second schedules at 1000 tps
+// the mean number of slots is 10000 with a standard error of about 7
+// (100/sqrt(200)); 40 is more than five standard errors.
+func TestPoissonScheduleRate(t *testing.T) {
+	var sum int64
+	for seed := uint64(0); seed < 200; seed++ {
+		sum += scheduledSlots(seed, 1, 1000, 10*time.Second)
+	}
+	if mean := float64(sum) / 200; mean < 10000-40 || mean > 10000+40 {
+		t.Errorf("mean slots per 10 s at 1000 tps: %.1f", mean)
+	}
+}
+
+// TestLatencyLimitSkipsLateSlots: with a server-side stall longer than the
+// limit, slots that are already late are skipped, and counted.
+func TestLatencyLimitSkipsLateSlots(t *testing.T) {
+	pg := testPG(t, "sslmode=disable")
+	res, stderr := runScript(t, pg, "SELECT pg_sleep(CASE WHEN random() < 0.05 THEN 0.2 ELSE 0 END);\n", script.Prepared, func(c *engine.Config) {
+		c.Clients, c.Threads, c.Transactions, c.Duration = 1, 1, 0, 2*time.Second
+		c.Rate, c.LatencyLimit = 200, 10*time.Millisecond
+	})
+	total := res.Stats.Total
+	if res.Aborted != 0 || total.Skipped == 0 || total.Late == 0 {
+		t.Errorf("skipped %d late %d\n%s", total.Skipped, total.Late, stderr)
+	}
+}
+
+// TestInterruptEndsWithPartialResults: cancelling the run's context stops
+// new transactions; the run returns what completed.
+func TestInterruptEndsWithPartialResults(t *testing.T) {
+	pg := testPG(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	s, _ := script.Parse("t.sql", "\\sleep 50 ms\nSELECT 1;\n", 1)
+	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Clients: 3, Threads: 2, Duration: time.Minute, MaxTries: 1, Seed: 1,
+		Scale: 1, SQL: pg, Stderr: &stderr}
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	res, err := engine.Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("an interrupted 1-minute run took %v to stop", el)
+	}
+	if !res.Interrupted || res.Aborted != 0 || res.Stats.Total.Cnt == 0 {
+		t.Errorf("interrupted %v aborted %d processed %d\n%s", res.Interrupted, res.Aborted, res.Stats.Total.Cnt, stderr.String())
+	}
+}
+
+// TestHardStopAbortsClients: a second interrupt aborts clients stuck in
+// a long statement.
+func TestHardStopAbortsClients(t *testing.T) {
+	pg := testPG(t)
+	s, _ := script.Parse("t.sql", "SELECT pg_sleep(30);\n", 1)
+	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
+	hard := make(chan struct{})
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Clients: 2, Threads: 1, Transactions: 1, MaxTries: 1, Seed: 1,
+		Scale: 1, SQL: pg, Stderr: &stderr, HardStop: hard}
+	time.AfterFunc(300*time.Millisecond, func() { close(hard) })
+	start := time.Now()
+	res, err := engine.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 5*time.Second || res.Aborted != 2 {
+		t.Errorf("hard stop took %v, aborted %d", el, res.Aborted)
+	}
+}
