@@ -27,8 +27,8 @@ func parseVarText(name string, b []byte) (Value, error) {
 		}
 		return Int(i), nil
 	}
-	f, ok, _ := parseCDouble(b)
-	if !ok {
+	f, ok, erange := parseCDouble(b)
+	if !ok || erange {
 		return Value{}, fmt.Errorf("malformed variable %q value: %q", name, b)
 	}
 	return Double(f), nil
@@ -134,6 +134,11 @@ func parseCDouble(b []byte) (f float64, ok, erange bool) {
 	}
 	if v, isNaN := parseNaNPayload(b); isNaN {
 		return v, true, false
+	}
+	for _, c := range b {
+		if c == '_' {
+			return 0, false, false // Go accepts digit separators, C does not
+		}
 	}
 	var tmp [64]byte
 	s := b

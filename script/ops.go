@@ -138,7 +138,12 @@ func bitwise(fn funcID, l, r Value) (Value, error) {
 	return Int(li >> (uint64(ri) & 63)), nil
 }
 
+// absValue is abs(): pgbench reads a boolean argument's storage as a
+// double, so abs(true) is the double whose bits are 1 (4.94065645841247e-324).
 func absValue(v Value) Value {
+	if v.kind == KindBool {
+		return Double(math.Float64frombits(uint64(v.i)))
+	}
 	if v.kind == KindInt {
 		if v.i < 0 {
 			return Int(-v.i)

@@ -1,0 +1,2 @@
+SELECT 'abc
+\set x 1

@@ -1,0 +1,2 @@
+SELECT 1;
+\set y (1 + 2

@@ -1,0 +1,1 @@
+\set x CASE WHEN true THEN 1

@@ -1,0 +1,2 @@
+\set x 1 / 0
+SELECT :x;

@@ -1,0 +1,2 @@
+-- args: -D s=abc
+\set x :s + 1

@@ -1,0 +1,2 @@
+\set d 1
+\sleep :d minutes

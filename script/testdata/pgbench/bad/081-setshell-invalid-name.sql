@@ -1,0 +1,1 @@
+\setshell 1x echo 1

@@ -1,0 +1,1 @@
+\setshell x gbench-no-such-command-xyz

@@ -1,0 +1,1 @@
+\shell gbench-no-such-command-xyz

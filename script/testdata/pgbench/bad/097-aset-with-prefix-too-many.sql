@@ -1,0 +1,1 @@
+SELECT 1 AS a \aset p_ extra

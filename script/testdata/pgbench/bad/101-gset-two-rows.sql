@@ -1,0 +1,1 @@
+SELECT 1 AS a UNION ALL SELECT 2 \gset

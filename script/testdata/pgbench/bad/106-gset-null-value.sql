@@ -1,0 +1,2 @@
+SELECT NULL AS a \gset
+\set b :a + 1

@@ -1,0 +1,2 @@
+SELECT 'abc' AS a \gset
+\set b :a + 1

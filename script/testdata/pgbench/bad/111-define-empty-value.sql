@@ -1,0 +1,2 @@
+-- args: -D e=
+SELECT 1;

@@ -1,0 +1,2 @@
+-- args: -D q=it's
+SELECT ':q';

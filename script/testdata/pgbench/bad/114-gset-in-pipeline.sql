@@ -1,0 +1,4 @@
+-- args: -M extended
+\startpipeline
+SELECT 1 AS a \gset
+\endpipeline

@@ -1,0 +1,3 @@
+\if true
+\if false
+\endif

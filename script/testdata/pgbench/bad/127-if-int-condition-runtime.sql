@@ -1,0 +1,3 @@
+\if 1 AND 1
+\endif
+SELECT 1;

@@ -1,0 +1,3 @@
+\if :nosuch
+\endif
+SELECT 1;

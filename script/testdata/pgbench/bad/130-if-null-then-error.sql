@@ -1,0 +1,4 @@
+\if NULL
+\else
+\set x 1/0
+\endif

@@ -1,0 +1,2 @@
+-- args: -M extended
+\endpipeline

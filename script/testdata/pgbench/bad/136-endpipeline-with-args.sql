@@ -1,0 +1,3 @@
+-- args: -M extended
+\startpipeline
+\endpipeline now

@@ -1,0 +1,4 @@
+-- args: -M extended
+\startpipeline
+\startpipeline
+\endpipeline

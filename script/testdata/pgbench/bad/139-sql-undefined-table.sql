@@ -1,0 +1,1 @@
+SELECT * FROM gbench_no_such_table;

@@ -1,0 +1,2 @@
+\set x 5
+SELECT ':x'::int + 'a';

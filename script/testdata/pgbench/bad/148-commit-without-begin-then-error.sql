@@ -1,0 +1,2 @@
+COMMIT;
+SELECT 1/0;

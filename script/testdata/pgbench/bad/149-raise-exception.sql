@@ -1,0 +1,1 @@
+DO $$BEGIN RAISE EXCEPTION 'boom %', 42; END$$;

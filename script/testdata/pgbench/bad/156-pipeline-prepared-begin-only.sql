@@ -1,0 +1,4 @@
+-- args: -M prepared
+\startpipeline
+BEGIN;
+\endpipeline

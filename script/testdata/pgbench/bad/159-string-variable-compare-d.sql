@@ -1,0 +1,3 @@
+-- args: -D s=abc
+\if :s
+\endif

@@ -1,0 +1,2 @@
+-- args: -D 1x=5
+SELECT 1;

@@ -1,0 +1,4 @@
+-- leading comment
+SELECT 1; -- trailing comment
+-- comment with ; semicolon
+SELECT 2;

@@ -1,0 +1,1 @@
+/* a /* nested */ comment; */ SELECT 1 /* x; /* y */ z */;

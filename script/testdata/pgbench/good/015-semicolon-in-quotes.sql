@@ -1,0 +1,1 @@
+SELECT ';', "?column?" FROM (SELECT 1) s("?column?") WHERE ';' <> 'a;b';

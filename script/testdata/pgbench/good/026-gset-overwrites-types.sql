@@ -1,0 +1,3 @@
+\set a 1.5
+SELECT 'text' AS a \gset
+SELECT ':a';

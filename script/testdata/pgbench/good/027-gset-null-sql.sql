@@ -1,0 +1,2 @@
+SELECT NULL AS a \gset
+SELECT ':a';

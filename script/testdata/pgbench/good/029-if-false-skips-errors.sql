@@ -1,0 +1,5 @@
+\if false
+\set x 1/0
+SELECT 1/0;
+\endif
+SELECT 'after';

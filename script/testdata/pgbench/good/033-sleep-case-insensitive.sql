@@ -1,0 +1,3 @@
+\sleep 1 MS
+\SLEEP 1 Us
+SELECT 1;

@@ -1,0 +1,3 @@
+\set d 1.5
+\sleep :d ms
+SELECT 1;

@@ -1,0 +1,3 @@
+\sleep 10ms
+\sleep 5us
+SELECT 1;

@@ -1,0 +1,2 @@
+\setshell x printf ' 7 \n'
+SELECT ':x';

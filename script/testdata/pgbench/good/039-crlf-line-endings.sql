@@ -1,0 +1,4 @@
+\set x 1
+SELECT :x;
+SELECT
+ 2;

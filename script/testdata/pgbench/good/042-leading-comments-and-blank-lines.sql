@@ -1,0 +1,9 @@
+
+
+-- header
+-- more
+
+\set x 3
+
+-- before sql
+SELECT :x;

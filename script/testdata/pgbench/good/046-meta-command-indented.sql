@@ -1,0 +1,3 @@
+   \set x 1
+	\set y 2
+SELECT :x, :y;

@@ -1,0 +1,2 @@
+\set été 7
+SELECT :été;

@@ -1,0 +1,2 @@
+-- args: -D s=abc -D n=12
+SELECT ':s', :n;

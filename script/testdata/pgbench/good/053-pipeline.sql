@@ -1,0 +1,5 @@
+-- args: -M extended
+\startpipeline
+SELECT 1;
+SELECT 2;
+\endpipeline

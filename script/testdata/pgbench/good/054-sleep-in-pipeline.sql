@@ -1,0 +1,4 @@
+-- args: -M extended
+\startpipeline
+\sleep 1 ms
+\endpipeline

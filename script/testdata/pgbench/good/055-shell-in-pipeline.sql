@@ -1,0 +1,4 @@
+-- args: -M extended
+\startpipeline
+\shell true
+\endpipeline

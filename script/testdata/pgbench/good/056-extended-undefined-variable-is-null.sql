@@ -1,0 +1,2 @@
+-- args: -M extended
+SELECT 1 / (:nosuch::int IS NULL)::int;

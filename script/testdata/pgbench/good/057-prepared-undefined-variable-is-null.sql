@@ -1,0 +1,2 @@
+-- args: -M prepared
+SELECT :nosuch::text IS NULL;

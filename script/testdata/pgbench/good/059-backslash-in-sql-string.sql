@@ -1,0 +1,1 @@
+SELECT 'a\b', E'a\\b', $$\set x 1$$;
