@@ -232,7 +232,12 @@ func (t *thread) abortAll() {
 // errorf prints an error message like pgbench's pg_log_error.
 func (t *thread) errorf(format string, args ...any) { t.logf("error", format, args...) }
 
-// logf prints "gbench: level: message".
+// logf prints "gbench: level: message"; debug messages have no level
+// word, as pgbench's.
 func (t *thread) logf(level, format string, args ...any) {
+	if level == "debug" {
+		t.run.printf("gbench: %s\n", fmt.Sprintf(format, args...))
+		return
+	}
 	t.run.printf("gbench: %s: %s\n", level, fmt.Sprintf(format, args...))
 }

@@ -42,6 +42,7 @@ func (s *scanner) next() (cmd rawCommand, ok bool) {
 			s.emit(s.pos+1, 1)
 			s.pos += 2
 		case c == '\\':
+			s.dropFinalNewline()
 			if sql, ok := s.flush(); ok {
 				return sql, true // the backslash is scanned on the next call
 			}
@@ -59,7 +60,16 @@ func (s *scanner) next() (cmd rawCommand, ok bool) {
 			s.token()
 		}
 	}
+	s.dropFinalNewline()
 	return s.flush()
+}
+
+// dropFinalNewline removes one newline at the end of SQL text that ends at
+// a backslash or at the end of the script, as pgbench 15 sends it.
+func (s *scanner) dropFinalNewline() {
+	if n := len(s.buf); n > 0 && s.buf[n-1] == '\n' {
+		s.buf = s.buf[:n-1]
+	}
 }
 
 // flush returns the buffered SQL as a command unless it is only blanks and
