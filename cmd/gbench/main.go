@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 )
@@ -21,5 +22,25 @@ func main() {
 			signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 		},
 	}
-	os.Exit(Run(env, os.Args[1:]))
+	stop := startProfile(os.Getenv("GBENCH_CPUPROFILE"))
+	code := Run(env, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile to path when it is set (a developer
+// aid: GBENCH_CPUPROFILE=cpu.prof gbench ...).
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
