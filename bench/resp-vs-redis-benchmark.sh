@@ -1,0 +1,129 @@
+#!/bin/sh
+# redis-benchmark and gbench, interleaved, on GET, MGET 16 and MGET 64 of
+# 128-byte values (4096 keys), against the same throwaway redis-server: for
+# each connection count, PAIRS runs of each tool alternate, and the script
+# prints throughput and client CPU time (user+sys) per request, medians, and
+# the ratios gbench/redis-benchmark. redis-benchmark runs with -P 1, in its
+# default mode and with --threads 2; gbench with -j 2.
+#
+#   bench/resp-vs-redis-benchmark.sh
+#   PAIRS=3 DURATION=5 CLIENTS="4 64 256" bench/resp-vs-redis-benchmark.sh
+set -eu
+cd "$(dirname "$0")/.."
+
+PAIRS=${PAIRS:-3}
+DURATION=${DURATION:-5}
+CLIENTS=${CLIENTS:-"4 64 256"}
+CASES=${CASES:-"get mget16 mget64"}
+KEYS=4096
+
+command -v redis-server >/dev/null || { echo "redis-server not found: install redis" >&2; exit 1; }
+command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gbench-resp.XXXXXX")
+port=$((20000 + $$ % 20000))
+cleanup() {
+	redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+go build -o "$work/gbench" ./cmd/gbench
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" --daemonize yes \
+	--logfile "$work/redis.log" >/dev/null
+for i in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+# The same 128-byte values under gbench's keys (item:N) and under
+# redis-benchmark's (key:%012d, what __rand_int__ becomes).
+value=$(printf 'v%.0s' $(seq 1 128))
+awk -v n=$KEYS -v v="$value" 'BEGIN { for (i = 0; i < n; i++) {
+	printf "*3\r\n$3\r\nSET\r\n$%d\r\nitem:%d\r\n$128\r\n%s\r\n", length("item:" i), i, v
+	printf "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012d\r\n$128\r\n%s\r\n", i, v } }' |
+	redis-cli -p "$port" --pipe >/dev/null
+
+nkeys() { case $1 in get) echo 1 ;; mget16) echo 16 ;; mget64) echo 64 ;; esac; }
+
+# gbench script for a case.
+script() {
+	n=$(nkeys "$1")
+	if [ "$n" = 1 ]; then
+		printf '\\set k random(0, %d)\n\\resp GET item::k\n' $((KEYS - 1))
+	else
+		printf '\\set keys random_keys(0, %d, %d)\n\\resp MGET item::keys\n' $((KEYS - 1)) "$n"
+	fi
+}
+
+# redis-benchmark arguments for a case.
+rbargs() {
+	n=$(nkeys "$1")
+	if [ "$n" = 1 ]; then
+		echo "GET key:__rand_int__"
+	else
+		printf 'MGET'; i=0; while [ $i -lt "$n" ]; do printf ' key:__rand_int__'; i=$((i + 1)); done; echo
+	fi
+}
+
+# run TOOL CASE CLIENTS: prints "requests_per_second cpu_us_per_request"
+run() {
+	tool=$1 case=$2 c=$3
+	case $tool in
+	gbench)
+		script "$case" >"$work/$case.sql"
+		out=$(/usr/bin/time -f "cpu %U %S" "$work/gbench" --percentiles= --resp "redis://127.0.0.1:$port/0" \
+			-c "$c" -j 2 -T "$DURATION" -f "$work/$case.sql" 2>&1)
+		rps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+		n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+		;;
+	redis-benchmark*)
+		threads=""
+		[ "$tool" = redis-benchmark-t2 ] && threads="--threads 2"
+		# a request count that lasts about DURATION at the last measured rate
+		n=${RB_N:-$(cat "$work/rate.$case.$c" 2>/dev/null || echo 100000)}
+		out=$(/usr/bin/time -f "cpu %U %S" redis-benchmark -p "$port" -c "$c" -n "$n" -r $KEYS -P 1 $threads -q \
+			$(rbargs "$case") 2>&1 | tr '\r' '\n')
+		rps=$(echo "$out" | grep -E 'requests per second' | tail -1 | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p')
+		;;
+	esac
+	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p')
+	if [ -z "$rps" ] || [ -z "$cpu" ]; then
+		echo "$tool $case -c $c failed:" >&2
+		echo "$out" | tail -5 >&2
+		return 1
+	fi
+	[ "$tool" = gbench ] && echo "$rps $DURATION" | awk '{ printf "%d\n", $1 * $2 }' >"$work/rate.$case.$c"
+	echo "$rps $n $cpu" | awk '{ printf "%.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2 }'
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+printf "%-7s %5s %-18s %12s %12s %6s  %12s %12s %6s\n" case conns baseline "base req/s" "gbench req/s" ratio "base us/req" "gbench us/req" ratio
+for cs in $CASES; do
+	for c in $CLIENTS; do
+		: >"$work/g"; : >"$work/r1"; : >"$work/r2"
+		i=0
+		while [ $i -lt "$PAIRS" ]; do
+			if [ $((i % 2)) = 0 ]; then
+				run gbench "$cs" "$c" >>"$work/g"
+				run redis-benchmark "$cs" "$c" >>"$work/r1"
+				run redis-benchmark-t2 "$cs" "$c" >>"$work/r2"
+			else
+				run redis-benchmark-t2 "$cs" "$c" >>"$work/r2"
+				run redis-benchmark "$cs" "$c" >>"$work/r1"
+				run gbench "$cs" "$c" >>"$work/g"
+			fi
+			i=$((i + 1))
+		done
+		gt=$(cut -d' ' -f1 "$work/g" | median); gc=$(cut -d' ' -f2 "$work/g" | median)
+		for b in r1 r2; do
+			bt=$(cut -d' ' -f1 "$work/$b" | median); bc=$(cut -d' ' -f2 "$work/$b" | median)
+			name=redis-benchmark
+			[ $b = r2 ] && name="redis-bench --threads 2"
+			echo "$cs $c $bt $gt $bc $gc" | awk -v n="$name" '{ printf "%-7s %5d %-18s %12.1f %12.1f %6.2f  %12.2f %12.2f %6.2f\n", $1, $2, n, $3, $4, $4 / $3, $5, $6, $6 / $5 }'
+		done
+		if [ -n "${VERBOSE:-}" ]; then
+			echo "  gbench: $(tr '\n' ';' <"$work/g")"
+			echo "  redis-benchmark: $(tr '\n' ';' <"$work/r1")"
+			echo "  redis-benchmark --threads 2: $(tr '\n' ';' <"$work/r2")"
+		fi
+	done
+done
