@@ -87,6 +87,11 @@ func (c *client) meta(cmd *script.Command, now *int64, jumped bool) bool {
 	case script.CmdEndPipeline:
 		return c.endPipeline(cmd, *now)
 	}
+	if c.th.cfg.PerCommand {
+		// Evaluating took time, which -r reports: read the clock again, as
+		// pgbench does after a meta-command.
+		*now = c.th.clock()
+	}
 	return false
 }
 

@@ -44,6 +44,9 @@ var subcommands = map[string]func(*Env, []string) int{}
 type usageError struct {
 	msg  string
 	hint bool // add "Try gbench --help"
+	// getopt marks getopt_long's own messages, which pgbench prints as
+	// "pgbench: invalid option -- 'x'", without "error:".
+	getopt bool
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -55,8 +58,13 @@ func usagef(format string, args ...any) error {
 // fail prints an error like pgbench's pg_log_error and returns its status.
 func fail(env *Env, err error) int {
 	var ue *usageError
-	fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
-	if errors.As(err, &ue) && ue.hint {
+	isUsage := errors.As(err, &ue)
+	if isUsage && ue.getopt {
+		fmt.Fprintf(env.Stderr, "gbench: %v\n", err)
+	} else {
+		fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
+	}
+	if isUsage && ue.hint {
 		fmt.Fprintf(env.Stderr, "gbench: hint: Try \"gbench --help\" for more information.\n")
 	}
 	return exitUsage

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"strconv"
@@ -23,12 +24,14 @@ import (
 
 // benchSetup is what the benchmark needs beyond engine.Config.
 type benchSetup struct {
-	cfg         *engine.Config
-	pg          *pgsql.Config
-	builtin     bool
-	scaleGiven  bool
-	percentiles []float64
-	summary     report.Summary
+	cfg           *engine.Config
+	out           *outputs // outputs besides the summary
+	serverVersion string
+	pg            *pgsql.Config
+	builtin       bool
+	scaleGiven    bool
+	percentiles   []float64
+	summary       report.Summary
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -67,9 +70,6 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err != nil {
 		return nil, &usageError{msg: err.Error()}
 	}
-	if prog.TotalWeight == 0 {
-		return nil, usagef("total script weight must not be zero")
-	}
 	if err := checkBenchOptions(o, fs); err != nil {
 		return nil, err
 	}
@@ -77,10 +77,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err != nil {
 		return nil, err
 	}
-	seed, err := randomSeed(env, o)
-	if err != nil {
-		return nil, err
-	}
+	seed := randomSeed(env, o)
 	cfg := &engine.Config{
 		Program: prog, Clients: o.clients, Threads: min(o.jobs, o.clients),
 		Transactions: int64(o.transactions), Duration: time.Duration(o.duration) * time.Second,
@@ -149,39 +146,69 @@ func parsePercentiles(s string) ([]float64, error) {
 	return out, nil
 }
 
-// randomSeed resolves --random-seed (or PGBENCH_RANDOM_SEED): "time",
-// "rand" or an unsigned integer; the default is the time.
-func randomSeed(env *Env, o *options) (uint64, error) {
-	s := o.randomSeed
-	if s == "" {
-		s = env.Getenv("PGBENCH_RANDOM_SEED")
+// randomSeed is the seed set by --random-seed or PGBENCH_RANDOM_SEED, or
+// else the time in microseconds, as pgbench's default.
+func randomSeed(env *Env, o *options) uint64 {
+	if o.seedSet {
+		return o.seed
 	}
-	explicit := s != ""
+	return uint64(env.Now().UnixMicro())
+}
+
+// envSeed applies PGBENCH_RANDOM_SEED before the options, as pgbench does.
+func envSeed(env *Env, o *options) error {
+	if s := env.Getenv("PGBENCH_RANDOM_SEED"); s != "" {
+		return o.setSeed(s, "PGBENCH_RANDOM_SEED environment variable")
+	}
+	return nil
+}
+
+// setSeed applies a seed setting ("time", "rand" or an unsigned integer)
+// and announces it on stderr, as pgbench's set_random_seed does; from
+// names the setting in the error.
+func (o *options) setSeed(s, from string) error {
 	var seed uint64
 	switch s {
-	case "", "time":
-		seed = uint64(env.Now().UnixMicro())
+	case "time":
+		seed = uint64(o.env.Now().UnixMicro())
 	case "rand":
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {
-			return 0, usagef("could not generate random seed")
+			return usagef("could not generate random seed\ngbench: error: error while setting random seed from %s", from)
 		}
 		seed = binary.LittleEndian.Uint64(b[:])
 	default:
-		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-		if err != nil {
-			i, ierr := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if ierr != nil {
-				return 0, usagef("unrecognized random seed option \"%s\"\ngbench: detail: Expecting an unsigned integer, \"time\" or \"rand\".", s)
-			}
-			n = uint64(i)
+		n, ok := parseSeed(s)
+		if !ok {
+			return usagef("unrecognized random seed option \"%s\"\ngbench: detail: Expecting an unsigned integer, \"time\" or \"rand\".\ngbench: error: error while setting random seed from %s", s, from)
 		}
 		seed = n
 	}
-	if explicit {
-		fmt.Fprintf(env.Stderr, "gbench: setting random seed to %d\n", seed)
+	o.seed, o.seedSet = seed, true
+	fmt.Fprintf(o.env.Stderr, "gbench: setting random seed to %d\n", seed)
+	return nil
+}
+
+// parseSeed reads an unsigned integer the way pgbench's
+// sscanf("%lu%c") does: leading blanks and a sign are accepted (a minus
+// wraps around), nothing may follow, and overflow gives the largest value.
+func parseSeed(s string) (uint64, bool) {
+	t := strings.TrimLeft(s, cSpace)
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
 	}
-	return seed, nil
+	if t == "" || strings.TrimLeft(t, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	switch {
+	case err != nil:
+		return math.MaxUint64, true
+	case neg:
+		return -n, true
+	}
+	return n, true
 }
 
 // connsPerClient is how many server connections each client opens.
@@ -287,12 +314,13 @@ func signalContext(env *Env) (context.Context, <-chan struct{}, func()) {
 func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) int {
 	conn, err := b.pg.PgConnNotices(ctx, env.Stderr)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", redact(err.Error()))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(err))
 		fmt.Fprintf(env.Stderr, "gbench: error: could not create connection for setup\n")
 		return exitUsage
 	}
 	defer conn.Close(context.Background())
-	fmt.Fprintf(env.Stdout, "gbench (%s, server %s)\n", version, conn.ParameterStatus("server_version"))
+	b.serverVersion = conn.ParameterStatus("server_version")
+	fmt.Fprintf(env.Stdout, "gbench (%s, server %s)\n", version, b.serverVersion)
 	if b.builtin {
 		if err := b.tableInfo(ctx, env, conn); err != nil {
 			return fail(env, err)

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // connString builds the libpq-style connection string pgbench would use:
@@ -108,4 +114,61 @@ var (
 func redact(msg string) string {
 	msg = rePassword.ReplaceAllString(msg, "password=xxxxx")
 	return reURIPassword.ReplaceAllString(msg, "$1:xxxxx@")
+}
+
+// connError spells a failed connection the way libpq does, one line per
+// address tried ("connection to server at "127.0.0.1", port 5432 failed:
+// Connection refused", then libpq's hint), so that gbench's first error
+// line is pgbench's. Errors of another shape keep pgx's text.
+func connError(err error) string {
+	var ce *pgconn.ConnectError
+	if !errors.As(err, &ce) {
+		return redact(err.Error())
+	}
+	inner := ce.Unwrap()
+	attempts := []error{inner}
+	if j, ok := inner.(interface{ Unwrap() []error }); ok {
+		attempts = j.Unwrap()
+	}
+	var out []string
+	for _, a := range attempts {
+		if msg := connAttemptError(a); !slices.Contains(out, msg) {
+			out = append(out, msg) // pgx tries TLS, then plain: once is enough
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// reAttempt reads pgconn's "address (original host): cause".
+var reAttempt = regexp.MustCompile(`^(.*?) \((.*?)\): `)
+
+// connAttemptError spells one failed address like libpq.
+func connAttemptError(a error) string {
+	m := reAttempt.FindStringSubmatch(a.Error())
+	if m == nil {
+		return redact(a.Error())
+	}
+	addr, host := m[1], m[2]
+	socket := strings.HasPrefix(addr, "/")
+	where := fmt.Sprintf("connection to server on socket \"%s\" failed: ", addr)
+	if !socket {
+		ip, port, _ := net.SplitHostPort(addr)
+		where = fmt.Sprintf("connection to server at \"%s\", port %s failed: ", ip, port)
+		if host != ip {
+			where = fmt.Sprintf("connection to server at \"%s\" (%s), port %s failed: ", host, ip, port)
+		}
+	}
+	var pe *pgconn.PgError
+	var errno syscall.Errno
+	switch {
+	case errors.As(a, &pe):
+		return where + pe.Severity + ":  " + pe.Message
+	case errors.As(a, &errno) && socket:
+		return where + strerror(errno) + "\n\tIs the server running locally and accepting connections on that socket?"
+	case errors.As(a, &errno) && errno == syscall.ECONNREFUSED:
+		return where + strerror(errno) + "\n\tIs the server running on that host and accepting TCP/IP connections?"
+	case errors.As(a, &errno):
+		return where + strerror(errno)
+	}
+	return where + redact(strings.TrimPrefix(a.Error(), m[0]))
 }

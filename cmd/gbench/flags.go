@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
 )
 
@@ -42,9 +43,9 @@ type options struct {
 	logPrefix         string
 	maxTries          int
 	progressTimestamp bool
-	randomSeed        string
+	seed              uint64 // --random-seed or PGBENCH_RANDOM_SEED
+	seedSet           bool
 	samplingRate      float64
-	showScript        string
 	verboseErrors     bool
 	exitOnAbort       bool
 
@@ -62,13 +63,19 @@ type options struct {
 	percentiles string
 	jsonOut     string
 	hdrLog      string
+
+	// env is where options that act while parsing read scripts from (-f -)
+	// and print to (--random-seed, like pgbench).
+	env *Env
 }
 
-// scriptSpec is one -f or -b option.
+// scriptSpec is one -f, -b, -N or -S option, with its script read and
+// parsed when the option was met.
 type scriptSpec struct {
 	builtin bool
 	name    string
 	weight  int
+	script  *script.Script
 }
 
 // define is one -D name=value.
@@ -107,10 +114,10 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.StringVar(&o.tablespace, "tablespace", "", "create tables in the specified tablespace")
 	fs.BoolVar(&o.unlogged, "unlogged-tables", false, "create tables as unlogged tables")
 
-	fs.VarP(&scriptValue{list: &o.scripts, builtin: true}, "builtin", "b", "add builtin script NAME weighted at W (default: 1); \"-b list\" lists them")
-	fs.VarP(&scriptValue{list: &o.scripts}, "file", "f", "add script FILENAME weighted at W (default: 1)")
-	fs.VarP(&fixedScriptValue{list: &o.scripts, name: "simple-update"}, "skip-some-updates", "N", "skip updates of pgbench_tellers and pgbench_branches (same as \"-b simple-update\")")
-	fs.VarP(&fixedScriptValue{list: &o.scripts, name: "select-only"}, "select-only", "S", "perform SELECT-only transactions (same as \"-b select-only\")")
+	fs.VarP(&scriptValue{o: o, builtin: true}, "builtin", "b", "add builtin script NAME weighted at W (default: 1); \"-b list\" lists them")
+	fs.VarP(&scriptValue{o: o}, "file", "f", "add script FILENAME weighted at W (default: 1)")
+	fs.VarP(&fixedScriptValue{o: o, name: "simple-update"}, "skip-some-updates", "N", "skip updates of pgbench_tellers and pgbench_branches (same as \"-b simple-update\")")
+	fs.VarP(&fixedScriptValue{o: o, name: "select-only"}, "select-only", "S", "perform SELECT-only transactions (same as \"-b select-only\")")
 	for _, n := range []string{"skip-some-updates", "select-only"} {
 		fs.Lookup(n).NoOptDefVal = "true"
 	}
@@ -133,9 +140,9 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.StringVar(&o.logPrefix, "log-prefix", "", "prefix for transaction time log file (default: \"pgbench_log\")")
 	fs.Var(&triesValue{&o.maxTries}, "max-tries", "max number of tries to run transaction (default: 1)")
 	fs.BoolVar(&o.progressTimestamp, "progress-timestamp", false, "use Unix epoch timestamps for progress")
-	fs.StringVar(&o.randomSeed, "random-seed", "", "set random seed (\"time\", \"rand\", integer)")
+	fs.Var(&seedValue{o}, "random-seed", "set random seed (\"time\", \"rand\", integer)")
 	fs.Var(&samplingValue{&o.samplingRate}, "sampling-rate", "fraction of transactions to log (e.g., 0.01 for 1%)")
-	fs.StringVar(&o.showScript, "show-script", "", "show builtin script code, then exit")
+	fs.Var(showScriptValue{}, "show-script", "show builtin script code, then exit")
 	fs.BoolVar(&o.verboseErrors, "verbose-errors", false, "print messages of all errors")
 	fs.BoolVar(&o.exitOnAbort, "exit-on-abort", false, "exit when any client is aborted")
 

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
@@ -13,33 +15,33 @@ import (
 // version is gbench's version, printed by -V and in the summary banner.
 const version = "0.1.0"
 
-// runPgbench is gbench's pgbench-compatible mode.
+// runPgbench is gbench's pgbench-compatible mode. The checks come in
+// pgbench's order, so that a command line with several mistakes gets the
+// same first complaint.
 func runPgbench(env *Env, args []string) int {
-	o, fs, rest, err := parseArgs(args)
-	if err != nil {
-		return fail(env, err)
+	if len(args) > 0 {
+		switch args[0] {
+		case "--help", "-?":
+			return showUsage(env)
+		case "--version", "-V":
+			return showVersion(env)
+		}
 	}
+	o, fs, rest, err := parseArgs(env, args)
+	var ee *earlyExit
 	switch {
-	case o.help:
-		usage(env.Stdout, fs)
+	case errors.As(err, &ee):
+		fmt.Fprint(env.Stderr, ee.text)
 		return exitOK
+	case err != nil:
+		return fail(env, err)
+	case o.help: // gbench takes --help and -V anywhere, not only first
+		return showUsage(env)
 	case o.version:
-		fmt.Fprintf(env.Stdout, "gbench %s (pgbench-compatible with PostgreSQL 15)\n", version)
-		return exitOK
-	case o.showScript != "":
-		b, err := script.FindBuiltin(o.showScript)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "gbench: error: %v\n%s", err, script.ListBuiltins())
-			return exitUsage
-		}
-		fmt.Fprint(env.Stderr, b.ShowScript())
-		return exitOK
+		return showVersion(env)
 	}
-	for _, s := range o.scripts {
-		if s.builtin && s.name == "list" {
-			fmt.Fprint(env.Stderr, script.ListBuiltins())
-			return exitOK
-		}
+	if !o.initialize && totalWeight(o) == 0 {
+		return fail(env, usagef("total script weight must not be zero"))
 	}
 	if len(rest) > 0 && o.dbname == "" {
 		o.dbname, rest = rest[0], rest[1:]
@@ -54,6 +56,33 @@ func runPgbench(env *Env, args []string) int {
 		return runInit(env, o, fs)
 	}
 	return runBench(env, o, fs)
+}
+
+func showUsage(env *Env) int {
+	o := &options{env: env}
+	fs := pflag.NewFlagSet("gbench", pflag.ContinueOnError)
+	fs.SortFlags = false
+	defineFlags(fs, o)
+	usage(env.Stdout, fs)
+	return exitOK
+}
+
+func showVersion(env *Env) int {
+	fmt.Fprintf(env.Stdout, "gbench %s (pgbench-compatible with PostgreSQL 15)\n", version)
+	return exitOK
+}
+
+// totalWeight is the sum of the scripts' weights; the default script
+// weighs 1.
+func totalWeight(o *options) int64 {
+	if len(o.scripts) == 0 {
+		return 1
+	}
+	var w int64
+	for _, s := range o.scripts {
+		w += int64(s.weight)
+	}
+	return w
 }
 
 // checkModes applies pgbench's rule that initialization and benchmarking
@@ -72,32 +101,44 @@ func checkModes(o *options, fs *pflag.FlagSet) error {
 	return err
 }
 
-// loadScripts reads and parses the -f and -b scripts in order; with none,
-// the default is pgbench's tpcb-like builtin. It reports whether a builtin
-// is used (pgbench then reads the scale from pgbench_branches).
+// loadScripts returns the scripts of -f, -b, -N and -S in order; with
+// none, pgbench's tpcb-like builtin. It reports whether a builtin is used
+// (pgbench then reads the scale from pgbench_branches).
 func loadScripts(env *Env, o *options) ([]*script.Script, bool, error) {
-	specs := o.scripts
-	if len(specs) == 0 {
-		specs = []scriptSpec{{builtin: true, name: "tpcb-like", weight: 1}}
+	if len(o.scripts) == 0 {
+		if err := o.addScript(scriptSpec{builtin: true, name: "tpcb-like", weight: 1}); err != nil {
+			return nil, false, err
+		}
 	}
 	var out []*script.Script
 	builtin := false
-	for _, sp := range specs {
-		name, text, err := scriptSource(env, sp)
-		if err != nil {
-			return nil, false, err
-		}
+	for _, sp := range o.scripts {
 		builtin = builtin || sp.builtin
-		s, err := script.Parse(name, text, sp.weight)
-		if err != nil {
-			return nil, false, &usageError{msg: err.Error()}
-		}
-		out = append(out, s)
-	}
-	if len(out) > 128 {
-		return nil, false, usagef("at most 128 SQL scripts are allowed")
+		out = append(out, sp.script)
 	}
 	return out, builtin, nil
+}
+
+// maxScripts is pgbench's MAX_SCRIPTS.
+const maxScripts = 128
+
+// addScript reads and parses one script option, as pgbench's
+// process_file and process_builtin do while the options are read.
+func (o *options) addScript(sp scriptSpec) error {
+	name, text, err := scriptSource(o.env, sp)
+	if err != nil {
+		return err
+	}
+	s, err := script.Parse(name, text, sp.weight)
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	if len(o.scripts) >= maxScripts {
+		return usagef("at most %d SQL scripts are allowed", maxScripts)
+	}
+	sp.script = s
+	o.scripts = append(o.scripts, sp)
+	return nil
 }
 
 // scriptSource returns a script's name and text: a builtin, a file, or
@@ -106,7 +147,7 @@ func scriptSource(env *Env, sp scriptSpec) (string, string, error) {
 	if sp.builtin {
 		b, err := script.FindBuiltin(sp.name)
 		if err != nil {
-			return "", "", &usageError{msg: err.Error() + "\n" + strings.TrimRight(script.ListBuiltins(), "\n")}
+			return "", "", &usageError{msg: err.Error() + "\n" + strings.TrimSuffix(script.ListBuiltins(), "\n")}
 		}
 		return b.Desc, b.Text, nil
 	}
@@ -117,10 +158,14 @@ func scriptSource(env *Env, sp scriptSpec) (string, string, error) {
 	} else {
 		data, err = os.ReadFile(sp.name)
 	}
-	if err != nil {
-		return "", "", usagef("could not open file \"%s\": %v", sp.name, unwrapPathError(err))
+	var pe *os.PathError
+	switch {
+	case err == nil:
+		return sp.name, string(data), nil
+	case errors.As(err, &pe) && pe.Op == "open":
+		return "", "", usagef("could not open file \"%s\": %s", sp.name, strerror(err))
 	}
-	return sp.name, string(data), nil
+	return "", "", usagef("could not read file \"%s\": %s", sp.name, strerror(err))
 }
 
 // unwrapPathError drops the path from an *os.PathError, which the message
@@ -130,6 +175,20 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// strerror spells a system error as C's strerror does ("No such file or
+// directory"); Go's texts are the same words in lower case.
+func strerror(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	msg := errno.Error()
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
 func usage(w io.Writer, fs *pflag.FlagSet) {

@@ -109,7 +109,7 @@ func runInit(env *Env, o *options, fs *pflag.FlagSet) int {
 	defer stop()
 	conn, err := cfg.PgConnNotices(ctx, env.Stderr)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", redact(err.Error()))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(err))
 		return fail(env, usagef("could not create connection for initialization"))
 	}
 	defer conn.Close(context.Background())

@@ -17,7 +17,9 @@ func optErrf(format string, args ...any) error {
 	return &optionError{msg: fmt.Sprintf(format, args...)}
 }
 
-// intValue is pgbench's option_parse_int: an integer within a range.
+// intValue is pgbench's option_parse_int: strtol, then only blanks may
+// follow. Nothing to convert reads as 0, so "" is out of range rather than
+// invalid, as in pgbench.
 type intValue struct {
 	p        *int
 	name     string
@@ -25,70 +27,78 @@ type intValue struct {
 }
 
 func (v *intValue) Set(s string) error {
-	t := strings.TrimSpace(s)
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if ok := asNumError(err, &ne); ok && ne.Err == strconv.ErrRange {
-			return optErrf("%s must be in range %d..%d", v.name, v.min, v.max)
-		}
+	n, end, overflow := strtol(s)
+	if strings.TrimLeft(s[end:], cSpace) != "" {
 		return optErrf("invalid value \"%s\" for option %s", s, v.name)
 	}
-	if n < int64(v.min) || n > int64(v.max) {
+	if overflow || n < int64(v.min) || n > int64(v.max) {
 		return optErrf("%s must be in range %d..%d", v.name, v.min, v.max)
 	}
 	*v.p = int(n)
 	return nil
 }
 
-func asNumError(err error, ne **strconv.NumError) bool {
-	e, ok := err.(*strconv.NumError)
-	*ne = e
-	return ok
+// cSpace is what C's isspace accepts.
+const cSpace = " \t\n\v\f\r"
+
+// strtol reads a base-10 integer like C's strtol: leading blanks, a sign,
+// digits. end is the index after the number, 0 when there is none;
+// overflow is strtol's ERANGE (n is then clamped).
+func strtol(s string) (n int64, end int, overflow bool) {
+	i := len(s) - len(strings.TrimLeft(s, cSpace))
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j {
+		return 0, 0, false
+	}
+	n, err := strconv.ParseInt(s[i:k], 10, 64)
+	return n, k, err != nil
 }
 
 func (v *intValue) String() string { return strconv.Itoa(*v.p) }
 func (v *intValue) Type() string   { return "NUM" }
 
-// scriptValue appends -f FILE[@W] or -b NAME[@W] to the script list.
+// scriptValue is -f FILE[@W] or -b NAME[@W]: the script is read and
+// parsed at once, as pgbench does while it reads its options, so that its
+// errors come in command-line order. "-b list" lists the builtins and
+// exits.
 type scriptValue struct {
-	list    *[]scriptSpec
+	o       *options
 	builtin bool
 }
 
 func (v *scriptValue) Set(s string) error {
+	if v.builtin && s == "list" {
+		return &earlyExit{text: script.ListBuiltins()}
+	}
 	name, weight, err := parseWeight(s)
 	if err != nil {
 		return err
 	}
-	*v.list = append(*v.list, scriptSpec{builtin: v.builtin, name: name, weight: weight})
-	return nil
+	return v.o.addScript(scriptSpec{builtin: v.builtin, name: name, weight: weight})
 }
 
-// parseWeight splits NAME@W at the last '@', as pgbench does.
+// parseWeight splits NAME@W at the last '@' and reads W with strtol, as
+// pgbench's parseScriptWeight does.
 func parseWeight(s string) (string, int, error) {
 	i := strings.LastIndexByte(s, '@')
 	if i < 0 {
 		return s, 1, nil
 	}
-	w := s[i+1:]
-	n, err := strconv.ParseInt(w, 10, 64)
-	if err != nil && (w == "" || !isAllDigits(strings.TrimLeft(w, "+-"))) {
+	n, end, overflow := strtol(s[i+1:])
+	if end == 0 || overflow || end != len(s)-i-1 {
 		return "", 0, optErrf("invalid weight specification: %s", s[i:])
 	}
-	if err != nil || n < 0 || n > maxInt {
-		return "", 0, optErrf("weight specification out of range (0 .. %d): %s", maxInt, w)
+	if n < 0 || n > maxInt {
+		return "", 0, optErrf("weight specification out of range (0 .. %d): %d", maxInt, n)
 	}
 	return s[:i], int(n), nil
-}
-
-func isAllDigits(s string) bool {
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func (v *scriptValue) String() string { return "" }
@@ -101,13 +111,12 @@ func (v *scriptValue) Type() string {
 
 // fixedScriptValue is -N or -S: a builtin script added in order.
 type fixedScriptValue struct {
-	list *[]scriptSpec
+	o    *options
 	name string
 }
 
 func (v *fixedScriptValue) Set(string) error {
-	*v.list = append(*v.list, scriptSpec{builtin: true, name: v.name, weight: 1})
-	return nil
+	return v.o.addScript(scriptSpec{builtin: true, name: v.name, weight: 1})
 }
 func (v *fixedScriptValue) String() string   { return "" }
 func (v *fixedScriptValue) Type() string     { return "" }
@@ -199,6 +208,36 @@ func (v *triesValue) Set(s string) error {
 }
 func (v *triesValue) String() string { return "" }
 func (v *triesValue) Type() string   { return "NUM" }
+
+// earlyExit is returned by an option that answers at once, as pgbench's
+// "-b list" and "--show-script" do: text goes to stderr, the exit status
+// is 0.
+type earlyExit struct{ text string }
+
+func (e *earlyExit) Error() string { return "exit after printing" }
+
+// showScriptValue is --show-script NAME.
+type showScriptValue struct{}
+
+func (showScriptValue) Set(s string) error {
+	b, err := script.FindBuiltin(s)
+	if err != nil {
+		return optErrf("%v\n%s", err, strings.TrimSuffix(script.ListBuiltins(), "\n"))
+	}
+	return &earlyExit{text: b.ShowScript()}
+}
+func (showScriptValue) String() string { return "" }
+func (showScriptValue) Type() string   { return "NAME" }
+
+// seedValue is --random-seed, applied (and announced) where it appears,
+// as pgbench does.
+type seedValue struct{ o *options }
+
+func (v *seedValue) Set(s string) error {
+	return v.o.setSeed(s, "--random-seed option")
+}
+func (v *seedValue) String() string { return "" }
+func (v *seedValue) Type() string   { return "SEED" }
 
 // stepsValue is -I: initialization steps.
 type stepsValue struct{ p *string }

@@ -15,17 +15,20 @@ func writeScripts(w *writer, s *Summary) {
 	if !perScript && !cfg.PerCommand {
 		return
 	}
-	total := res.Stats.Total.Total()
+	total := res.Stats.Total
 	for i, sc := range cfg.Program.Scripts {
 		st := res.Stats.Scripts[i]
 		if perScript {
+			// As pgbench: the count and its share are of transactions that
+			// completed; the failure figures are of all the script's.
 			scriptTotal := st.Total()
 			w.printf("SQL script %d: %s\n", i+1, sc.Name)
-			w.printf(" - weight: %d (targets %.1f%% of total)\n", sc.Weight, 100.0*float64(sc.Weight)/float64(cfg.Program.TotalWeight))
-			w.printf(" - %d transactions (%.1f%% of total, tps = %f)\n", scriptTotal, pct(scriptTotal, total), float64(st.Cnt)/res.Bench.Seconds())
+			w.printf(" - weight: %d (targets %s%% of total)\n", sc.Weight, cfloat(100.0*float64(sc.Weight)/float64(cfg.Program.TotalWeight), 1))
+			w.printf(" - %d transactions (%s%% of total, tps = %s)\n", st.Cnt, cfloat(pct(st.Cnt, total.Cnt), 1), cfloat(float64(st.Cnt)/res.Bench.Seconds(), 6))
+			w.printf(" - number of failed transactions: %d (%s%%)\n", st.Failures(), fmtPct(pct(st.Failures(), scriptTotal)))
+			writeFailures(w, " - ", st, s, scriptTotal)
 			if scriptTotal > 0 {
-				w.printf(" - number of failed transactions: %d (%s%%)\n", st.Failures(), fmtPct(pct(st.Failures(), scriptTotal)))
-				writeCounts(w, " - ", st, s, scriptTotal)
+				writeSkipped(w, " - ", st, s, scriptTotal)
 			}
 			writeSimple(w, " - latency", &st.Latency)
 			if len(s.Percentiles) > 0 && st.Hist.Count() > 0 {

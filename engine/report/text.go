@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/stats"
@@ -82,10 +83,17 @@ func Text(out io.Writer, s *Summary) error {
 	}
 	failures, totalCnt := total.Failures(), total.Total()
 	w.printf("number of failed transactions: %d (%s%%)\n", failures, fmtPct(pct(failures, totalCnt)))
-	if totalCnt <= 0 {
+	writeFailures(w, "", total, s, totalCnt)
+	// As pgbench: the other figures mean nothing when no transaction ran
+	// to its end or was skipped (every client aborted, or all failed).
+	if total.Cnt+total.Skipped <= 0 {
 		return w.err
 	}
-	writeCounts(w, "", total, s, totalCnt)
+	writeSkipped(w, "", total, s, totalCnt)
+	if cfg.LatencyLimit > 0 {
+		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
+			float64(cfg.LatencyLimit.Microseconds())/1000.0, total.Late, total.Cnt, fmtPct(latePct(total)))
+	}
 	writeLatency(w, s, total, totalCnt)
 	writeTPS(w, s, total)
 	writeScripts(w, s)
@@ -93,38 +101,47 @@ func Text(out io.Writer, s *Summary) error {
 	return w.err
 }
 
-// fmtPct formats like C's "%.3f", with PostgreSQL's spelling of NaN.
-func fmtPct(p float64) string {
+// fmtPct formats like "%.3f" in pgbench, whose printf is PostgreSQL's.
+func fmtPct(p float64) string { return cfloat(p, 3) }
+
+// cfloat formats v with prec decimals as PostgreSQL's snprintf, which
+// pgbench prints with, does: NaN is "NaN", infinities "Infinity" and
+// "-Infinity".
+func cfloat(v float64, prec int) string {
 	switch {
-	case math.IsNaN(p):
+	case math.IsNaN(v):
 		return "NaN"
-	case math.IsInf(p, 1):
+	case math.IsInf(v, 1):
 		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
 	}
-	return fmt.Sprintf("%.3f", p)
+	return strconv.FormatFloat(v, 'f', prec, 64)
 }
 
-// writeCounts prints the failure, retry and skip lines; prefix is " - "
-// inside a per-script section.
-func writeCounts(w *writer, prefix string, t *stats.Txn, s *Summary, totalCnt int64) {
+// writeFailures prints the failures by kind (--failures-detailed) and the
+// retries (--max-tries other than 1); prefix is " - " inside a per-script
+// section and of is the percentages' base.
+func writeFailures(w *writer, prefix string, t *stats.Txn, s *Summary, of int64) {
 	cfg := s.Config
 	if s.FailuresDetailed {
-		w.printf("%snumber of serialization failures: %d (%s%%)\n", prefix, t.SerializationFailures, fmtPct(pct(t.SerializationFailures, totalCnt)))
-		w.printf("%snumber of deadlock failures: %d (%s%%)\n", prefix, t.DeadlockFailures, fmtPct(pct(t.DeadlockFailures, totalCnt)))
+		w.printf("%snumber of serialization failures: %d (%s%%)\n", prefix, t.SerializationFailures, fmtPct(pct(t.SerializationFailures, of)))
+		w.printf("%snumber of deadlock failures: %d (%s%%)\n", prefix, t.DeadlockFailures, fmtPct(pct(t.DeadlockFailures, of)))
 		if t.OtherFailures > 0 || cfg.Program.HasRESP {
-			w.printf("%snumber of other failures: %d (%s%%)\n", prefix, t.OtherFailures, fmtPct(pct(t.OtherFailures, totalCnt)))
+			w.printf("%snumber of other failures: %d (%s%%)\n", prefix, t.OtherFailures, fmtPct(pct(t.OtherFailures, of)))
 		}
 	}
 	if cfg.MaxTries != 1 {
-		w.printf("%snumber of transactions retried: %d (%s%%)\n", prefix, t.Retried, fmtPct(pct(t.Retried, totalCnt)))
+		w.printf("%snumber of transactions retried: %d (%s%%)\n", prefix, t.Retried, fmtPct(pct(t.Retried, of)))
 		w.printf("%stotal number of retries: %d\n", prefix, t.Retries)
 	}
-	if cfg.Rate > 0 && cfg.LatencyLimit > 0 {
-		w.printf("%snumber of transactions skipped: %d (%s%%)\n", prefix, t.Skipped, fmtPct(pct(t.Skipped, totalCnt)))
-	}
-	if prefix == "" && cfg.LatencyLimit > 0 {
-		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
-			float64(cfg.LatencyLimit.Microseconds())/1000.0, t.Late, t.Cnt, fmtPct(latePct(t)))
+}
+
+// writeSkipped prints the transactions skipped under --rate with
+// --latency-limit.
+func writeSkipped(w *writer, prefix string, t *stats.Txn, s *Summary, of int64) {
+	if s.Config.Rate > 0 && s.Config.LatencyLimit > 0 {
+		w.printf("%snumber of transactions skipped: %d (%s%%)\n", prefix, t.Skipped, fmtPct(pct(t.Skipped, of)))
 	}
 }
 
@@ -150,7 +167,7 @@ func writeLatency(w *writer, s *Summary, t *stats.Txn, totalCnt int64) {
 		w.printf("latency average = %.3f ms%s\n", avg, suffix)
 	}
 	if cfg.Rate > 0 {
-		w.printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n", 0.001*t.Lag.Sum/float64(t.Cnt), 0.001*t.Lag.Max)
+		w.printf("rate limit schedule lag: avg %s (max %.3f) ms\n", cfloat(0.001*t.Lag.Sum/float64(t.Cnt), 3), 0.001*t.Lag.Max)
 	}
 }
 
@@ -166,10 +183,10 @@ func writeTPS(w *writer, s *Summary, t *stats.Txn) {
 	cfg, res := s.Config, s.Result
 	tps := float64(t.Cnt) / res.Bench.Seconds()
 	if cfg.Connect {
-		w.printf("average connection time = %.3f ms\n", 0.001*float64(res.Stats.ConnTime)/float64(t.Cnt+t.Failures()))
-		w.printf("tps = %f (including reconnection times)\n", tps)
+		w.printf("average connection time = %s ms\n", cfloat(0.001*float64(res.Stats.ConnTime)/float64(t.Cnt+t.Failures()), 3))
+		w.printf("tps = %s (including reconnection times)\n", cfloat(tps, 6))
 		return
 	}
 	w.printf("initial connection time = %.3f ms\n", float64(res.ConnElapsed.Microseconds())/1000.0)
-	w.printf("tps = %f (without initial connection time)\n", tps)
+	w.printf("tps = %s (without initial connection time)\n", cfloat(tps, 6))
 }

@@ -1,0 +1,2 @@
+-- a single cheap statement
+select 1;
