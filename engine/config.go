@@ -65,6 +65,9 @@ type Config struct {
 	SamplingRate float64
 	// OnProgress receives each -P interval, in order, from one goroutine.
 	OnProgress func(Progress)
+	// Tick is the interval of OnProgress calls when Progress is 0 (for
+	// interval logs without -P lines); 0 for none.
+	Tick time.Duration
 	// HardStop, when closed, aborts every client at once, closing its
 	// connections (a second Ctrl-C). Cancelling Run's context only stops
 	// clients from starting new transactions.

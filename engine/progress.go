@@ -13,8 +13,9 @@ import (
 // thread swaps its interval statistics and sends them over.
 type snapshot struct {
 	want   atomic.Bool
-	mu     sync.Mutex // guards exited against a concurrent request
+	mu     sync.Mutex // guards exited and left against a concurrent request
 	exited bool
+	left   *stats.Txn // what an exited thread did since its last snapshot
 	ch     chan *stats.Txn
 }
 
@@ -34,22 +35,27 @@ func (t *thread) exitSnapshots() {
 	t.snap.mu.Lock()
 	t.snap.exited = true
 	t.answerSnapshot()
+	t.snap.left = t.interval
+	t.interval = stats.NewTxn()
 	t.snap.mu.Unlock()
 }
 
 // collect gathers and merges the live threads' interval figures.
 func (r *run) collect() *stats.Txn {
 	var asked []*thread
+	total := stats.NewTxn()
 	for _, t := range r.threads {
 		t.snap.mu.Lock()
 		if !t.snap.exited {
 			t.snap.want.Store(true)
 			asked = append(asked, t)
+		} else if t.snap.left != nil {
+			total.Merge(t.snap.left)
+			t.snap.left = nil
 		}
 		t.snap.mu.Unlock()
 		t.poll.wake()
 	}
-	total := stats.NewTxn()
 	for _, t := range asked {
 		total.Merge(<-t.snap.ch)
 	}
@@ -60,6 +66,9 @@ func (r *run) collect() *stats.Txn {
 // returned function stops it.
 func (r *run) startProgress(origin time.Time) func() {
 	every := r.cfg.Progress
+	if every <= 0 {
+		every = r.cfg.Tick
+	}
 	if every <= 0 || r.cfg.OnProgress == nil {
 		return func() {}
 	}

@@ -1,25 +1,180 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"time"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/engine/stats"
 )
 
-// setOutputs wires -P progress lines, logs and other outputs.
+// outputs are a run's outputs besides the summary: -P lines, -l logs, the
+// -P interval series and HdrHistogram log fed during the run, and the JSON
+// result written after it.
+type outputs struct {
+	env       *Env
+	jsonPath  string
+	hdrPath   string
+	intervals *report.Intervals // nil without --json
+
+	// Written by the progress goroutine, read after the run.
+	hdrFile   *os.File
+	hdr       *report.HdrLog
+	hdrFailed bool
+	errs      []error
+}
+
+// setOutputs wires -P progress lines, -l logs, the interval series of
+// --json and the --hdr-log intervals into the engine configuration.
 func (b *benchSetup) setOutputs(env *Env, o *options) {
-	if o.progress > 0 {
-		cfg, ts, pct := b.cfg, o.progressTimestamp, b.percentiles
+	cfg := b.cfg
+	out := &outputs{env: env, jsonPath: o.jsonOut, hdrPath: o.hdrLog}
+	b.out = out
+	if o.log {
+		cfg.Log = &report.LogFiles{
+			Prefix: o.logPrefix, PID: os.Getpid(),
+			Options:   report.LogOptionsFor(cfg, o.failuresDetailed),
+			Aggregate: time.Duration(o.aggInterval) * time.Second,
+		}
+	}
+	if out.jsonPath != "" {
+		out.intervals = &report.Intervals{Percentiles: b.percentiles, Lag: cfg.Rate > 0}
+	}
+	if o.progress > 0 || out.hdrPath != "" {
+		ts, pct, lines := o.progressTimestamp, b.percentiles, o.progress > 0
+		if !lines {
+			cfg.Tick = time.Second // --hdr-log intervals without -P lines
+		}
 		cfg.OnProgress = func(p engine.Progress) {
-			if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
-				fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
+			if lines {
+				if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
+					fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
+				}
+				out.progressSeries(p)
 			}
+			out.hdrInterval(p.Wall.Add(-p.Elapsed), p.Wall.Add(-p.Interval), p.Wall, p.Txn.Hist)
 		}
 	}
 }
 
-// writeOutputs writes the result files after the summary.
+// progressSeries adds one -P interval to the JSON interval series; errors
+// are kept for the end of the run.
+func (out *outputs) progressSeries(p engine.Progress) {
+	if out.intervals != nil {
+		if err := out.intervals.Add(p); err != nil {
+			out.errs = append(out.errs, fmt.Errorf("--json: %w", err))
+		}
+	}
+}
+
+// hdrInterval writes one interval to the --hdr-log file, creating it on
+// first use (so that a run that never starts leaves no file behind) with
+// start as the log's start time. After an error it writes no more.
+func (out *outputs) hdrInterval(start, from, to time.Time, h *stats.Hist) {
+	if out.hdrPath == "" || out.hdrFailed {
+		return
+	}
+	err := out.openHdr(start)
+	if err == nil {
+		err = out.hdr.Interval(from, to, h)
+	}
+	if err != nil {
+		out.errs = append(out.errs, fmt.Errorf("--hdr-log: %w", err))
+		out.hdrFailed = true
+	}
+}
+
+func (out *outputs) openHdr(start time.Time) error {
+	if out.hdr != nil {
+		return nil
+	}
+	f, err := createFile(out.hdrPath)
+	if err != nil {
+		return err
+	}
+	out.hdrFile = f
+	out.hdr, err = report.NewHdrLog(f, start)
+	return err
+}
+
+// createFile creates or truncates a file, with pgbench's wording on
+// failure.
+func createFile(path string) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("could not open file \"%s\": %v", path, unwrapPathError(err))
+	}
+	return f, nil
+}
+
+// writeOutputs finishes the HdrHistogram log and writes the JSON result,
+// after the summary. It returns every output error, joined.
 func (b *benchSetup) writeOutputs(res *engine.Result) error {
-	return nil
+	out := b.out
+	if out == nil {
+		return nil
+	}
+	b.out = nil
+	out.finishHdr(res)
+	if out.jsonPath != "" {
+		if err := b.writeJSON(out, res); err != nil {
+			out.errs = append(out.errs, fmt.Errorf("--json: %w", err))
+		}
+	}
+	return errors.Join(out.errs...)
+}
+
+// finishHdr completes the HdrHistogram log with what the -P intervals did
+// not cover (the end of the run after the last report, or without -P the
+// whole run), so that its intervals add up to the run, and closes it.
+func (out *outputs) finishHdr(res *engine.Result) {
+	if out.hdrPath == "" || out.hdrFailed {
+		out.closeHdr()
+		return
+	}
+	err := out.openHdr(res.Start)
+	if err == nil {
+		err = out.hdr.Rest(res.Start.Add(res.Bench), res.Stats.Total.Hist)
+	}
+	if err != nil {
+		out.errs = append(out.errs, fmt.Errorf("--hdr-log: %w", err))
+	}
+	out.closeHdr()
+}
+
+func (out *outputs) closeHdr() {
+	if out.hdrFile == nil {
+		return
+	}
+	if err := out.hdrFile.Close(); err != nil {
+		out.errs = append(out.errs, fmt.Errorf("--hdr-log: %w", err))
+	}
+}
+
+// writeJSON writes the result to --json's file, or standard output for "-".
+func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
+	v := report.Versions{Gbench: version, Server: b.serverVersion}
+	var intervals []report.Interval
+	if out.intervals != nil {
+		intervals = out.intervals.List()
+	}
+	r, err := report.NewResult(&b.summary, v, intervals)
+	if err != nil {
+		return err
+	}
+	if out.jsonPath == "-" {
+		return r.Write(out.env.Stdout)
+	}
+	f, err := createFile(out.jsonPath)
+	if err != nil {
+		return err
+	}
+	if err := r.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

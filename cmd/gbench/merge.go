@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gbench/gbench/engine/report"
+	"github.com/spf13/pflag"
+)
+
+func init() { subcommands["merge"] = runMerge }
+
+// runMerge is "gbench merge [-o FILE] A.json B.json...": it combines the
+// JSON results of separate runs of the same scripts exactly, writes the
+// merged result to standard output or FILE, and a short summary to
+// standard error. Unreadable or incompatible inputs exit with status 1.
+func runMerge(env *Env, args []string) int {
+	fs := pflag.NewFlagSet("gbench merge", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	outPath := fs.StringP("output", "o", "-", "write the merged result to FILE (\"-\" for standard output)")
+	help := fs.Bool("help", false, "show this help, then exit")
+	if err := fs.Parse(args); err != nil {
+		return fail(env, translateFlagError(err))
+	}
+	if *help {
+		fmt.Fprintf(env.Stdout, "gbench merge combines the JSON results (--json) of runs of the same scripts.\n\nUsage:\n  gbench merge [OPTION]... FILE.json...\n\nOptions:\n%s", fs.FlagUsages())
+		return exitOK
+	}
+	if fs.NArg() == 0 {
+		return fail(env, &usageError{msg: "no input files", hint: true})
+	}
+	var in []*report.Result
+	for _, name := range fs.Args() {
+		r, err := readResult(name)
+		if err != nil {
+			return fail(env, err)
+		}
+		in = append(in, r)
+	}
+	merged, err := report.Merge(in)
+	if err != nil {
+		return fail(env, rename(err, fs.Args()))
+	}
+	if err := writeMerged(env, *outPath, merged); err != nil {
+		return fail(env, err)
+	}
+	if err := report.MergeText(env.Stderr, merged); err != nil {
+		return fail(env, err)
+	}
+	return exitOK
+}
+
+// readResult reads one JSON result file.
+func readResult(name string) (*report.Result, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("could not open file \"%s\": %v", name, unwrapPathError(err))
+	}
+	defer f.Close()
+	r, err := report.ReadResult(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
+}
+
+// rename puts the file names into a merge error, which numbers inputs.
+func rename(err error, names []string) error {
+	var me *report.MergeError
+	if errors.As(err, &me) {
+		return fmt.Errorf("%s cannot be merged with %s: %v", names[me.Input], names[0], me.Err)
+	}
+	return err
+}
+
+// writeMerged writes the merged result to path, or standard output for "-".
+func writeMerged(env *Env, path string, r *report.Result) error {
+	if path == "-" {
+		return r.Write(env.Stdout)
+	}
+	f, err := createFile(path)
+	if err != nil {
+		return err
+	}
+	if err := r.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
