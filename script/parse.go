@@ -106,6 +106,9 @@ func participleMessage(text string, off int, pe participle.Error) string {
 	if le, ok := pe.(*lexError); ok {
 		return le.msg
 	}
+	if name, ok := bareIdentBefore(text, off); ok {
+		return fmt.Sprintf("syntax error: %q is not a function call; write :%s for a variable", name, name)
+	}
 	rest := strings.TrimLeft(text[min(off, len(text)):], " \t\r\f\v")
 	if rest == "" || rest[0] == '\n' {
 		return "syntax error: unexpected end of expression"
@@ -117,6 +120,32 @@ func participleMessage(text string, off int, pe participle.Error) string {
 		tok = rest[:1]
 	}
 	return fmt.Sprintf("syntax error at %q", tok)
+}
+
+// bareIdentBefore reports whether the token just before off is a plain
+// identifier (a function name without its parenthesis), a common mistake
+// for a variable reference.
+func bareIdentBefore(text string, off int) (string, bool) {
+	var last string
+	var lastType lexer.TokenType
+	for i := 0; i < len(text) && i < off; {
+		c := text[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' || c == '\n' {
+			i++
+			continue
+		}
+		typ, n := scanExprToken(text[i:])
+		if n == 0 {
+			return "", false
+		}
+		last, lastType = text[i:i+n], typ
+		i += n
+	}
+	if lastType != tokIdent || exprKeywords[strings.ToLower(last)] {
+		return "", false
+	}
+	rest := strings.TrimLeft(text[min(off, len(text)):], " \t\r\f\v")
+	return last, !strings.HasPrefix(rest, "(")
 }
 
 // exprSyntaxError is an error found while building the expression tree.

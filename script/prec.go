@@ -1,6 +1,7 @@
 package script
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -136,7 +137,7 @@ func (r *resolver) operand() (Node, error) {
 	switch it.kind {
 	case itemOperand:
 		if it.atom.MaxInt != nil {
-			return nil, syntaxErrorAt(it.pos, *it.atom.MaxInt)
+			return nil, &exprSyntaxError{pos: it.pos, msg: fmt.Sprintf("bigint constant overflow (%s): only -9223372036854775808 may be written", *it.atom.MaxInt)}
 		}
 		return r.build(it.atom)
 	case itemPrefix:
