@@ -65,9 +65,9 @@ func TestEvalErrors(t *testing.T) {
 		static  bool
 		message string
 	}{
-		{"1 < 2 < 3", true, "syntax error"},           // comparisons do not chain
-		{"9223372036854775808", true, "syntax error"}, // only after a minus
-		{"1e-310", true, "double constant overflow"},  // strtod's ERANGE
+		{"1 < 2 < 3", true, "syntax error"},                       // comparisons do not chain
+		{"9223372036854775808", true, "bigint constant overflow"}, // only after a minus
+		{"1e-310", true, "double constant overflow"},              // strtod's ERANGE
 		{"99999999999999999999", true, "bigint constant overflow"},
 		{"foo(1)", true, `unknown function "foo"`},
 		{"abs(1, 2)", true, "unexpected number of arguments"},
