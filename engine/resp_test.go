@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"net"
 	"os"
+	osexec "os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/sandbox"
 	"github.com/gbench/gbench/script"
 )
 
@@ -198,6 +201,65 @@ func TestRESPPipeline(t *testing.T) {
 	}
 	if n := res.Stats.Commands[0][3].Latency.Count; n != 20 {
 		t.Errorf("pipelined command latency recorded %d times, want 20 (one per reply)", n)
+	}
+	redisDo(t, o, "DEL", key)
+}
+
+// TestRESPLostConnectionAborts kills a throwaway Redis in the middle of a
+// run: clients abort with a message naming the connection, and the results
+// so far are kept.
+func TestRESPLostConnectionAborts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a throwaway server")
+	}
+	sb, err := sandbox.Start(context.Background(), sandbox.Options{Redis: true})
+	if err != nil {
+		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+			t.Fatal(err)
+		}
+		t.Skipf("no throwaway server: %v", err)
+	}
+	defer sb.Close()
+	o, err := resp.ParseURL(sb.RedisURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := script.Parse("t.sql", "\\resp INCR n\n", 1)
+	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Clients: 3, Threads: 2, Duration: 30 * time.Second, MaxTries: 1,
+		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr}
+	time.AfterFunc(500*time.Millisecond, func() { syscall.Kill(sb.RedisPID(), syscall.SIGKILL) })
+	start := time.Now()
+	res, err := engine.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 10*time.Second || res.Aborted != 3 || res.Stats.Total.Cnt == 0 {
+		t.Errorf("after the server died: aborted %d, processed %d, took %v", res.Aborted, res.Stats.Total.Cnt, time.Since(start))
+	}
+	if !strings.Contains(stderr.String(), "aborted in command 0 (resp)") {
+		t.Errorf("no abort message:\n%s", stderr.String())
+	}
+}
+
+// TestRESPValuesReadBackWithRedisCli checks what a script wrote with the
+// stock redis-cli, an independent client.
+func TestRESPValuesReadBackWithRedisCli(t *testing.T) {
+	cli, err := osexec.LookPath("redis-cli")
+	if err != nil {
+		t.Skip("redis-cli not installed")
+	}
+	o := testRedis(t)
+	key := fmt.Sprintf("gbench:test:%d:cli", os.Getpid())
+	res, stderr := runRESP(t, "\\set v :client_id * 10 + 7\n\\resp HSET "+key+" c:client_id \"v :v\"\n", nil)
+	if res.Aborted != 0 {
+		t.Fatalf("aborted:\n%s", stderr)
+	}
+	host, port, _ := net.SplitHostPort(o.Addr)
+	out, err := osexec.Command(cli, "-h", host, "-p", port, "-n", fmt.Sprint(o.DB), "HGET", key, "c1").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "v 17" {
+		t.Errorf("redis-cli HGET c1: %q %v", out, err)
 	}
 	redisDo(t, o, "DEL", key)
 }
