@@ -64,7 +64,7 @@ func (c *client) storeRESPValue(cmd *script.Command, v *resp.Value, column []byt
 	case resp.KindDouble:
 		vars.Set(slot, script.Double(v.Float))
 	default:
-		vars.SetText(slot, v.Bytes)
+		vars.SetReplyText(slot, v.Bytes)
 	}
 	return nil
 }

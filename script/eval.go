@@ -98,6 +98,11 @@ func (env *Env) evalCall(n *CallNode) (Value, error) {
 	hasNull := false
 	for i, a := range n.Args {
 		v, err := env.Eval(a)
+		if err != nil && n.Fn == fnIs && i == 0 && env.isOpaqueText(a) {
+			// gbench: a \resp reply holding text that is not a number or
+			// a boolean IS NOT NULL and is not a boolean.
+			return Bool(false), nil
+		}
 		if err != nil {
 			return Value{}, err
 		}
@@ -147,6 +152,21 @@ func (env *Env) apply(fn funcID, a []Value) (Value, error) {
 		return Value{}, fmt.Errorf("%s() returns a list, which is only allowed as the whole expression of \\set", funcInfos[fn].name)
 	}
 	return Value{}, fmt.Errorf("internal error: unknown function %d", fn)
+}
+
+// isOpaqueText reports whether n is a variable holding \resp reply text
+// that does not read as a value (pgbench's "malformed variable").
+func (env *Env) isOpaqueText(n Node) bool {
+	vn, ok := n.(*VarNode)
+	if !ok || !env.Vars.isReplyText(vn.Slot) {
+		return false
+	}
+	text, _ := env.Vars.Text(vn.Slot)
+	if len(text) == 0 {
+		return false
+	}
+	_, err := parseVarText(vn.Name, text)
+	return err != nil
 }
 
 func (env *Env) debug(v Value) {

@@ -98,6 +98,41 @@ func TestEvalErrors(t *testing.T) {
 	}
 }
 
+// TestTextVariablesAreNotNull: a \resp reply holding text that is not a
+// number can be tested with IS NULL, so that scripts can branch on a cache
+// miss. Other text variables fail there, as in pgbench.
+func TestTextVariablesAreNotNull(t *testing.T) {
+	src := "\\set a :r IS NULL\n\\set b :r IS NOT NULL\n\\set c :r ISNULL\n\\set d :n IS NULL\n"
+	s, err := Parse("t.sql", src, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile([]*Script{s}, Simple, []string{"r", "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newTestEnv(p, 1)
+	env.Vars.SetReplyText(p.Syms.Slot("r"), []byte("7-8f14e45f"))
+	env.Vars.Set(p.Syms.Slot("n"), Null())
+	for _, c := range s.Commands {
+		if err := env.ExecSet(c.Set); err != nil {
+			t.Fatalf("%s: %v", c.FirstLine, err)
+		}
+	}
+	for name, want := range map[string]string{"a": "false", "b": "true", "c": "false", "d": "true"} {
+		if got, _ := env.Vars.AppendText(nil, p.Syms.Slot(name)); string(got) != want {
+			t.Errorf(":%s = %s, want %s", name, got, want)
+		}
+	}
+	s2, _ := Parse("t.sql", "\\set e :r + 1\n", 1)
+	p2, _ := Compile([]*Script{s2}, Simple, nil)
+	env2 := newTestEnv(p2, 1)
+	env2.Vars.SetReplyText(p2.Syms.Slot("r"), []byte("x"))
+	if err := env2.ExecSet(s2.Commands[0].Set); err == nil {
+		t.Errorf("text in arithmetic must still fail, as in pgbench")
+	}
+}
+
 func kindName(static bool) string {
 	if static {
 		return "static"

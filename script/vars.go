@@ -55,6 +55,7 @@ type variable struct {
 	hasText bool
 	list    []int64
 	isList  bool
+	reply   bool // text from a \resp reply (see SetReplyText)
 }
 
 // Vars holds one client's variables, indexed by slot. It is owned by one
@@ -85,7 +86,7 @@ func (vs *Vars) List(slot int) []int64 { return vs.v[slot].list }
 // Set assigns a typed value.
 func (vs *Vars) Set(slot int, val Value) {
 	x := &vs.v[slot]
-	x.defined, x.val, x.hasText, x.isList = true, val, false, false
+	x.defined, x.val, x.hasText, x.isList, x.reply = true, val, false, false, false
 }
 
 // SetInt assigns an integer.
@@ -94,9 +95,23 @@ func (vs *Vars) SetInt(slot int, i int64) { vs.Set(slot, Int(i)) }
 // SetText assigns a text value, copied into the variable's own buffer.
 func (vs *Vars) SetText(slot int, b []byte) {
 	x := &vs.v[slot]
-	x.defined, x.val, x.isList = true, Value{}, false
+	x.defined, x.val, x.isList, x.reply = true, Value{}, false, false
 	x.text = append(x.text[:0], b...)
 	x.hasText = true
+}
+
+// SetReplyText assigns text from a \resp reply. It reads like SetText's,
+// except that text which is not a number or a boolean is a non-NULL value
+// for IS [NOT] NULL/TRUE/FALSE, so that scripts can test a cache reply.
+func (vs *Vars) SetReplyText(slot int, b []byte) {
+	vs.SetText(slot, b)
+	vs.v[slot].reply = true
+}
+
+// isReplyText reports whether slot holds text from a \resp reply.
+func (vs *Vars) isReplyText(slot int) bool {
+	x := &vs.v[slot]
+	return x.defined && x.hasText && x.reply
 }
 
 // SetList assigns a list, copied into the variable's own buffer.

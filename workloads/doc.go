@@ -1,0 +1,42 @@
+// Package workloads holds gbench's bundled benchmark scripts, the dataset
+// they read, and the check that the ways of reading it agree. Together they
+// reproduce the "PostgreSQL as a cache vs Redis" benchmark; docs/workloads.md
+// describes every workload.
+//
+// # Files
+//
+// The .sql files of this directory are embedded (Files, Text). Each starts
+// with a header comment saying what it measures, how to run it and what it
+// needs; Workloads lists them with the query mode and -D variables they
+// need. dataset.sql is not a workload: it creates the tables and functions.
+//
+// # The dataset
+//
+// Load makes it exist in PostgreSQL and Redis, idempotently:
+//
+//	err := workloads.Load(ctx, pgConn, redisConn, workloads.Options{}) // 4096 items of 128 bytes
+//
+// items(id, v) holds Value(id, ValueSize) for ids 1..Items, and the Redis
+// keys item:<id> the same values; ids -1 and -2 have NULL values (no Redis
+// key) and id 0 exists nowhere, for the contract check only. items_cache
+// and the cache:* keys start empty for the cold fills; kv and kv:* hold
+// keys 1..Keys for the get/set comparison.
+//
+// # Read paths and the contract
+//
+// Paths returns the three ways of reading: sql-any (prepared SELECT ...
+// WHERE id = ANY($1)), sql-mget (SELECT mget($1), one JSON array in request
+// order) and resp-mget (MGET). Path.Script writes the script of a read of n
+// fixed or random keys, for a matrix runner; the bundled files hold the
+// scripts for KeyCounts. Contract runs the same requests on the three
+// paths, decodes each answer into []*string in request order and fails,
+// naming the case and the path, when they differ:
+//
+//	if err := workloads.Contract(ctx, pgConn, redisConn); err != nil {
+//		return err // e.g. `case "reversed" ...: sql-mget differs from sql-any at position 1 ...`
+//	}
+//
+// Load, Contract and Drop take connections the caller opened (pgconn for
+// PostgreSQL, resp.Dial for Redis, which selects the database) and keeps
+// owning; a connection must not be used elsewhere during a call.
+package workloads

@@ -1,0 +1,10 @@
+-- mget64.sql: read the fixed keys 1..64 as in the reference matrix,
+-- with SELECT mget($1).
+--
+-- Measures: the SQL-mget path: one statement, one row holding one JSON array of the
+--   values in request order (mget is defined in dataset.sql).
+-- Run:   gbench -n -M prepared -f workloads/mget64.sql -c 64 -T 10 DBNAME
+-- Needs: the dataset (dataset.sql; gbench sandbox loads it). Meant for -M prepared,
+--   the reference's mode; simple and extended mode work too.
+\set keys range(1, 64)
+SELECT mget(:keys);

@@ -1,0 +1,99 @@
+package workloads
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/gbench/gbench/script"
+)
+
+// The read of each path, with %s standing for the key list: ":keys" in a
+// script, "$1" where Contract binds an int8[] itself.
+const (
+	anyQuery  = "SELECT id, v FROM items WHERE id = ANY(%s)"
+	mgetQuery = "SELECT mget(%s)"
+)
+
+// Key prefixes in Redis: the items, the cold-fill cache and the kv table.
+const (
+	itemPrefix  = "item:"
+	cachePrefix = "cache:"
+	kvPrefix    = "kv:"
+)
+
+// KeyCounts returns the numbers of keys per request of the reference
+// matrix: 1, 16 and 64. The slice is new on each call.
+func KeyCounts() []int { return []int{1, 16, 64} }
+
+// Connections returns the client counts (-c) of the reference matrix: 4,
+// 64 and 256. The slice is new on each call.
+func Connections() []int { return []int{4, 64, 256} }
+
+// Path is one of the three ways the benchmark reads the same rows. Paths
+// are plain values, safe to copy and to use concurrently.
+type Path struct {
+	// Name is "sql-any", "sql-mget" or "resp-mget".
+	Name string
+	// Mode is the query mode (-M) the path is measured in.
+	Mode script.Mode
+	// SQL and RESP say which servers the path's scripts talk to.
+	SQL, RESP bool
+
+	file string // file name stem, e.g. "mget"
+	read string // the read command, reading the list :keys
+}
+
+// Paths returns the three read paths in the reference's order: prepared
+// SQL with = ANY($1) (rows back in any order), the SQL function mget (one
+// JSON array in request order) and Redis MGET. The slice is new on each
+// call.
+func Paths() []Path {
+	return []Path{
+		{Name: "sql-any", Mode: script.Prepared, SQL: true, file: "any", read: fmt.Sprintf(anyQuery, ":keys") + ";"},
+		{Name: "sql-mget", Mode: script.Prepared, SQL: true, file: "mget", read: fmt.Sprintf(mgetQuery, ":keys") + ";"},
+		{Name: "resp-mget", Mode: script.Simple, RESP: true, file: "resp-mget", read: `\resp MGET ` + itemPrefix + ":keys"},
+	}
+}
+
+// Script returns the script of a read of keys keys on p, the body of the
+// bundled file when there is one: the fixed keys 1..keys, as in the
+// reference matrix, or, when random is set, keys distinct keys drawn from
+// 1..:items, which the runner must define (-D items=N, the rows loaded).
+// keys must be at least 1.
+func (p Path) Script(keys int, random bool) string {
+	n := strconv.Itoa(keys)
+	choose := `\set keys range(1, ` + n + ")"
+	if random {
+		choose = `\set keys random_keys(1, :items, ` + n + ")"
+	}
+	return choose + "\n" + p.read + "\n"
+}
+
+// File returns the name of the bundled file holding p.Script(keys, random),
+// such as "mget64.sql" or "resp-mget16-random.sql", or "" when keys is not
+// one of KeyCounts.
+func (p Path) File(keys int, random bool) string {
+	if !slices.Contains(KeyCounts(), keys) {
+		return ""
+	}
+	name := p.file + strconv.Itoa(keys)
+	if random {
+		name += "-random"
+	}
+	return name + ".sql"
+}
+
+// Defines returns the -D variables p.Script(keys, random) reads: "items"
+// for random keys, none otherwise.
+func (p Path) Defines(random bool) []string {
+	if random {
+		return []string{"items"}
+	}
+	return nil
+}
+
+// workload is the Workloads entry of p's bundled read file.
+func (p Path) workload(keys int, random bool) Workload {
+	return Workload{Name: p.File(keys, random), Group: "read", Mode: p.Mode, SQL: p.SQL, RESP: p.RESP, Defines: p.Defines(random)}
+}

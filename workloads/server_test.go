@@ -1,0 +1,334 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// testKeys keeps the kv part of the test dataset small.
+const testKeys = 1000
+
+// unreachable skips the test, or fails it when GBENCH_REQUIRE_SERVICES=1.
+func unreachable(t *testing.T, what string, err error) {
+	t.Helper()
+	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+		t.Fatalf("%s is required (GBENCH_REQUIRE_SERVICES=1): %v", what, err)
+	}
+	t.Skipf("%s unreachable (%v)", what, err)
+}
+
+// scratchPG connects to a new database on the GBENCH_TEST_PG server,
+// dropped when the test ends. The name carries the process id, so that
+// engineers running the suite at once do not collide.
+func scratchPG(t *testing.T) *pgconn.PgConn {
+	t.Helper()
+	conninfo := os.Getenv("GBENCH_TEST_PG")
+	if conninfo == "" {
+		conninfo = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+	}
+	cfg, err := pgconn.ParseConfig(conninfo)
+	if err != nil {
+		t.Fatalf("GBENCH_TEST_PG: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	admin, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		unreachable(t, "PostgreSQL (GBENCH_TEST_PG)", err)
+	}
+	db := fmt.Sprintf("gbench_workloads_%d", os.Getpid())
+	drop := "DROP DATABASE IF EXISTS " + db + " WITH (FORCE)"
+	if _, err := admin.Exec(ctx, drop+"; CREATE DATABASE "+db).ReadAll(); err != nil {
+		// CREATE DATABASE cannot run in the implicit transaction of a
+		// multi-statement query; run them one by one.
+		for _, sql := range []string{drop, "CREATE DATABASE " + db} {
+			if _, err := admin.Exec(ctx, sql).ReadAll(); err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.Exec(ctx, drop).ReadAll(); err != nil {
+			t.Errorf("%s: %v", drop, err)
+		}
+		admin.Close(ctx)
+	})
+	cfg.Database = db
+	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// claimKey marks a Redis database as used by a run of these tests.
+const claimKey = "gbench:workloads-test-claim"
+
+// scratchRedis connects to a database of the GBENCH_TEST_REDIS server that
+// no other run of these tests uses: the first of 9..15 whose claim key it
+// can set, and the options to dial it again. When the test ends it removes
+// the workload keys and the claim.
+func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
+	t.Helper()
+	url := os.Getenv("GBENCH_TEST_REDIS")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	o, err := resp.ParseURL(url)
+	if err != nil {
+		t.Fatalf("GBENCH_TEST_REDIS: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		for db := 9; db <= 15; db++ {
+			o.DB = db
+			c, err := resp.Dial(ctx, o)
+			if err != nil {
+				unreachable(t, "Redis (GBENCH_TEST_REDIS)", err)
+			}
+			rc := newRedisConn(c)
+			vals, top, err := rc.call("SET", claimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if vals[top].Kind == resp.KindNull {
+				c.Close()
+				continue
+			}
+			t.Logf("Redis database %d", db)
+			t.Cleanup(func() {
+				if err := Drop(context.Background(), nil, c); err != nil {
+					t.Error(err)
+				}
+				if _, _, err := rc.call("DEL", claimKey); err != nil {
+					t.Error(err)
+				}
+				c.Close()
+			})
+			return c, o
+		}
+		time.Sleep(time.Second)
+	}
+	t.Fatal("every Redis database 9..15 is claimed by another run of the tests")
+	return nil, o
+}
+
+// redisCall runs one command on c and fails the test on an error.
+func redisCall(t *testing.T, c net.Conn, args ...string) {
+	t.Helper()
+	if _, _, err := newRedisConn(c).call(args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pgExec runs sql on pg and fails the test on an error.
+func pgExec(t *testing.T, pg *pgconn.PgConn, sql string) [][][]byte {
+	t.Helper()
+	res, err := pg.Exec(context.Background(), sql).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return res[len(res)-1].Rows
+}
+
+// TestServers loads the dataset into the test servers, then checks Load,
+// Contract on the real mget and on wrong ones, and reloading.
+func TestServers(t *testing.T) {
+	pg := scratchPG(t)
+	redis, redisOpts := scratchRedis(t)
+	ctx := context.Background()
+	start := time.Now()
+	if err := Load(ctx, pg, redis, Options{Keys: testKeys}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded in %v", time.Since(start))
+
+	t.Run("load", func(t *testing.T) { checkLoaded(t, pg, redis, DefaultItems, testKeys) })
+	t.Run("values", func(t *testing.T) { checkValues(t, pg, redis) })
+	t.Run("contract", func(t *testing.T) {
+		if err := Contract(ctx, pg, redis); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("wrong mget", func(t *testing.T) { checkWrongMgets(t, pg, redis) })
+	t.Run("wrong redis", func(t *testing.T) { checkWrongRedis(t, pg, redis) })
+	t.Run("reload", func(t *testing.T) { checkReload(t, pg, redis) })
+	t.Run("cancel", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := Load(ctx, pg, redis, Options{Keys: testKeys}); !errors.Is(err, context.Canceled) {
+			t.Errorf("Load with a cancelled context: %v", err)
+		}
+		if err := Contract(ctx, pg, redis); !errors.Is(err, context.Canceled) {
+			t.Errorf("Contract with a cancelled context: %v", err)
+		}
+		if err := Contract(context.Background(), pg, redis); err != nil {
+			t.Errorf("the connections are not usable after a cancelled call: %v", err)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		c, err := resp.Dial(ctx, redisOpts) // this one ends out of step
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		err = Load(ctx, nil, c, Options{Keys: 5_000_000})
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+			t.Errorf("Load of 5M keys with a 50ms timeout: %v after %v", err, time.Since(start))
+		}
+		t.Log(err)
+	})
+}
+
+// checkLoaded checks the counts and the cold caches after a load.
+func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys int) {
+	t.Helper()
+	row := pgExec(t, pg, `SELECT (SELECT count(*) FROM items WHERE v IS NOT NULL), (SELECT max(id) FROM items),
+	(SELECT count(*) FROM items WHERE v IS NULL), (SELECT count(*) FROM items_cache), (SELECT count(*) FROM kv),
+	(SELECT min(length(v)) = max(length(v)) FROM items)`)[0]
+	want := fmt.Sprintf("%d %d 2 0 %d t", items, items, keys)
+	if got := fmt.Sprintf("%s %s %s %s %s %s", row[0], row[1], row[2], row[3], row[4], row[5]); got != want {
+		t.Errorf("PostgreSQL: values, max id, nulls, cache rows, kv rows, equal lengths = %s, want %s", got, want)
+	}
+	rc := newRedisConn(redis)
+	for prefix, want := range map[string]int{itemPrefix: items, kvPrefix: keys, cachePrefix: 0} {
+		n := 0
+		if err := rc.unlinkMatching(prefix+"*", func(string) bool { n++; return false }); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("Redis: %d %s* keys, want %d", n, prefix, want)
+		}
+	}
+}
+
+// checkValues checks that Value, item_value and the Redis values agree.
+func checkValues(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+	for _, size := range []int{1, 5, 128, 1000} {
+		rows := pgExec(t, pg, fmt.Sprintf("SELECT id, item_value(id, %d) FROM unnest('{1,9,4096,-1,123456789}'::int8[]) id", size))
+		for _, r := range rows {
+			var id int64
+			fmt.Sscan(string(r[0]), &id)
+			if got := Value(id, size); got != string(r[1]) {
+				t.Errorf("Value(%d, %d) = %q, item_value = %q", id, size, got, r[1])
+			}
+		}
+	}
+	got, err := newRedisConn(redis).mget(itemPrefix, []int64{1, 4096, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] == nil || *got[0] != Value(1, 128) || got[1] == nil || *got[1] != Value(4096, 128) || got[2] != nil {
+		t.Errorf("Redis MGET item:1 item:4096 item:0 = %s %s %s", show(got[0]), show(got[1]), show(got[2]))
+	}
+}
+
+// wrongMgets are mget functions with the mistakes the contract must catch,
+// and the case that shows each.
+var wrongMgets = []struct {
+	name, body, wantCase string
+}{
+	{"sorted by id", `SELECT array_to_json(ARRAY(SELECT i.v FROM unnest(keys) WITH ORDINALITY k(id, ord)
+		LEFT JOIN items i ON i.id = k.id ORDER BY k.id))`, `case "reversed"`},
+	{"duplicates dropped", `SELECT array_to_json(ARRAY(SELECT i.v FROM (SELECT DISTINCT ON (id) id, ord
+		FROM unnest(keys) WITH ORDINALITY u(id, ord) ORDER BY id, ord) k LEFT JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "duplicates"`},
+	{"missing keys dropped", `SELECT array_to_json(ARRAY(SELECT i.v FROM unnest(keys) WITH ORDINALITY k(id, ord)
+		JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "missing key"`},
+	{"NULL for an empty list", `SELECT json_agg(i.v ORDER BY k.ord) FROM unnest(keys) WITH ORDINALITY k(id, ord)
+		LEFT JOIN items i ON i.id = k.id`, `case "empty"`},
+	{"nulls as empty strings", `SELECT array_to_json(ARRAY(SELECT coalesce(i.v, '') FROM unnest(keys) WITH ORDINALITY k(id, ord)
+		LEFT JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "null value"`},
+}
+
+// checkWrongMgets replaces mget by wrong ones and expects Contract to name
+// the case and the path, then puts the real one back.
+func checkWrongMgets(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+	ctx := context.Background()
+	for _, w := range wrongMgets {
+		t.Run(w.name, func(t *testing.T) {
+			pgExec(t, pg, "CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$"+w.body+"$$")
+			err := Contract(ctx, pg, redis)
+			if err == nil {
+				t.Fatal("Contract passed")
+			}
+			t.Log(err)
+			if msg := err.Error(); !strings.Contains(msg, w.wantCase) || !strings.Contains(msg, "sql-mget") {
+				t.Errorf("the error does not name %s and sql-mget", w.wantCase)
+			}
+		})
+	}
+	schema, _ := Text(DatasetFile)
+	pgExec(t, pg, schema)
+	if err := Contract(ctx, pg, redis); err != nil {
+		t.Fatalf("with the real mget back: %v", err)
+	}
+}
+
+// checkWrongRedis breaks the Redis copy of the data and expects Contract to
+// blame resp-mget, then reloads.
+func checkWrongRedis(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		cmd      []string
+		wantCase string
+	}{
+		{"changed value", []string{"SET", "item:3", "stale"}, `case "in order"`},
+		{"stale key past the end", []string{"SET", "item:4097", "stale"}, `case "past the end"`},
+		{"value for a NULL row", []string{"SET", "item:-1", "x"}, `case "null value"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			redisCall(t, redis, c.cmd...)
+			defer redisCall(t, redis, "DEL", c.cmd[1])
+			err := Contract(ctx, pg, redis)
+			if err == nil {
+				t.Fatal("Contract passed")
+			}
+			if msg := err.Error(); !strings.Contains(msg, c.wantCase) || !strings.Contains(msg, "resp-mget") {
+				t.Errorf("%v\ndoes not name %s and resp-mget", err, c.wantCase)
+			}
+		})
+	}
+	if err := Load(ctx, pg, redis, Options{Keys: testKeys}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkReload loads a different dataset over the first and back: stale
+// rows and keys go, and the caches start cold again.
+func checkReload(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+	ctx := context.Background()
+	pgExec(t, pg, "INSERT INTO items_cache VALUES (1, 'x')")
+	redisCall(t, redis, "SET", "cache:1", "x")
+	redisCall(t, redis, "SET", "kv:1000000000001", "x")
+	if err := Load(ctx, pg, redis, Options{Items: 200, ValueSize: 16, Keys: 10}); err != nil {
+		t.Fatal(err)
+	}
+	checkLoaded(t, pg, redis, 200, 10)
+	if err := Contract(ctx, pg, redis); err != nil {
+		t.Fatal(err)
+	}
+	if err := Load(ctx, pg, redis, Options{Keys: testKeys}); err != nil {
+		t.Fatal(err)
+	}
+	checkLoaded(t, pg, redis, DefaultItems, testKeys)
+	if err := Contract(ctx, pg, redis); err != nil {
+		t.Fatal(err)
+	}
+}
