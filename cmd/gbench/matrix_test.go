@@ -1,0 +1,485 @@
+package main
+
+// Tests of "gbench matrix" and "gbench report": a smoke matrix through a
+// sandbox, the contract check and Ctrl-C on the test servers, the options,
+// and the report's refusals.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/workloads"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// readMatrixFile reads a matrix result or fails the test.
+func readMatrixFile(t *testing.T, path string) *matrix.Result {
+	t.Helper()
+	r, err := readMatrix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMatrixSandboxSmoke runs a small matrix through a sandbox, end to
+// end, then its report.
+func TestMatrixSandboxSmoke(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.json")
+	o := runGbench("matrix", "--connections", "4", "--repeats", "1", "--duration", "1", "--keys", "1,16", "--out", out)
+	if o.code != exitOK {
+		if strings.Contains(o.stderr, "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+			t.Skipf("no PostgreSQL or Redis to start a sandbox with:\n%s", o.stderr)
+		}
+		t.Fatalf("gbench matrix: exit status %d\n%s", o.code, o.stderr)
+	}
+	r := readMatrixFile(t, out)
+	checkSmokeResult(t, r)
+	if n := strings.Count(o.stderr, "gbench matrix: ["); n != 6 {
+		t.Errorf("%d progress lines, want one per sample (6):\n%s", n, o.stderr)
+	}
+
+	rep := runGbench("report", out, "-o", filepath.Join(dir, "report"))
+	if rep.code != exitOK {
+		t.Fatalf("gbench report: exit status %d\n%s", rep.code, rep.stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### 1 key per request", "### 16 keys per request", "## Ratios", "## Latency at 4 connections",
+		"## Cost per request at 4 connections", "(throwaway sandbox)", "Contract check: passed"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md has no %q", want)
+		}
+	}
+	for _, k := range []int{1, 16} {
+		for _, name := range []string{fmt.Sprintf("reqs-keys%d.svg", k), fmt.Sprintf("latency-keys%d.svg", k)} {
+			checkSVGFile(t, filepath.Join(dir, "report", name), r.Plan.Paths)
+			if !strings.Contains(string(md), "]("+name+")") {
+				t.Errorf("report.md does not link %s", name)
+			}
+		}
+	}
+}
+
+// checkSmokeResult checks the JSON of the smoke matrix: every sample
+// there with plausible figures, the contract, the environment.
+func checkSmokeResult(t *testing.T, r *matrix.Result) {
+	t.Helper()
+	if r.Partial || r.Interrupted || r.FailedSamples != 0 || !r.Contract.Passed {
+		t.Errorf("partial %v, interrupted %v, failed %d, contract %+v", r.Partial, r.Interrupted, r.FailedSamples, r.Contract)
+	}
+	e := &r.Environment
+	if e.Gbench != version || e.Go == "" || e.OS.Sysname == "" || e.CPU.Count < 1 || len(e.LoadStart) != 3 ||
+		!e.Postgres.Sandbox || !strings.HasPrefix(e.Postgres.Version, "1") || e.Redis.Version == "" || len(e.Postgres.Settings) == 0 ||
+		!slices.Contains(e.Command, "--keys") || r.End.Before(r.Start) {
+		t.Errorf("environment: %+v", e)
+	}
+	if len(r.Warmup) != 3 || r.Plan.Items != workloads.DefaultItems || r.Plan.ValueSize != workloads.DefaultValueSize {
+		t.Errorf("warm-up %+v, plan %+v", r.Warmup, r.Plan)
+	}
+	seen := map[string]bool{}
+	for _, s := range r.Samples {
+		id := fmt.Sprintf("%s/%d/%d", s.Path, s.Keys, s.Connections)
+		seen[id] = true
+		if !s.Valid() || s.Requests < 100 || s.ReqS <= 0 || math.Abs(s.BenchS-1) > 0.5 || s.Connections != 4 || s.Repeat != 1 {
+			t.Errorf("%s: %+v", id, s)
+		}
+		l := &s.Latency
+		if !(0 < l.P50Us && l.P50Us <= l.P90Us && l.P90Us <= l.P99Us && l.P99Us <= l.P999Us && l.P999Us <= l.MaxUs) || l.HDR == "" {
+			t.Errorf("%s: latency %+v", id, l)
+		}
+		if s.Client.CPUUsPerReq <= 0 {
+			t.Errorf("%s: client %+v", id, s.Client)
+		}
+		checkServerCost(t, id, &s)
+	}
+	if len(seen) != 6 || len(r.Samples) != 6 {
+		t.Errorf("%d samples of %d cells, want 6 of 6: %v", len(r.Samples), len(seen), seen)
+	}
+}
+
+// checkServerCost checks a sandbox sample's server figures.
+func checkServerCost(t *testing.T, id string, s *matrix.Sample) {
+	t.Helper()
+	srv := s.Server
+	if srv == nil || srv.CPU == nil || srv.Memory == nil {
+		t.Errorf("%s: server %+v", id, srv)
+		return
+	}
+	if srv.CPU.Window != "steady" || srv.CPU.Requests <= 0 || srv.CPU.UsPerReq <= 0 || srv.Memory.Bytes <= 0 {
+		t.Errorf("%s: cpu %+v memory %+v", id, srv.CPU, srv.Memory)
+	}
+	total := s.Requests + s.Failures
+	switch srv.Name {
+	case "postgres":
+		// One transaction per request, and a few of the probe's own.
+		if c := srv.Counters["xact_commit"]; c < total || c > total+50 || srv.Memory.Kind != "pss" {
+			t.Errorf("%s: xact_commit %d for %d requests; memory %+v", id, c, total, srv.Memory)
+		}
+	case "redis":
+		if c := srv.Counters["keyspace_hits"]; c != total*int64(s.Keys) {
+			t.Errorf("%s: keyspace_hits %d for %d requests of %d keys", id, c, total, s.Keys)
+		}
+	default:
+		t.Errorf("%s: server %q", id, srv.Name)
+	}
+}
+
+// checkSVGFile checks that a chart parses as SVG and names every path.
+func checkSVGFile(t *testing.T, path string, paths []matrix.PlanPath) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wellFormedSVG(b); err != nil {
+		t.Errorf("%s: %v", path, err)
+	}
+	for _, p := range paths {
+		if !strings.Contains(string(b), ">"+p.Name+"<") {
+			t.Errorf("%s does not name %s", path, p.Name)
+		}
+	}
+}
+
+// testRedisConn is a connection to the test Redis.
+type testRedisConn struct{ net.Conn }
+
+// do sends one command and returns its reply's text.
+func (c *testRedisConn) do(t *testing.T, args ...string) string {
+	t.Helper()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	defer c.SetDeadline(time.Time{})
+	if _, err := c.Write(resp.AppendCommand(nil, args...)); err != nil {
+		t.Fatal(err)
+	}
+	var r resp.Reader
+	var buf []byte
+	tmp := make([]byte, 4096)
+	for {
+		n, err := c.Read(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf = append(buf, tmp[:n]...)
+		if m, err := r.Parse(buf); err != nil {
+			t.Fatal(err)
+		} else if m > 0 {
+			return string(r.Values()[r.Top()].Bytes)
+		}
+	}
+}
+
+// wellFormedSVG parses doc as XML with an svg root element.
+func wellFormedSVG(doc []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		return fmt.Errorf("root element %q, want svg", root)
+	}
+	return nil
+}
+
+// matrixFixture is a scratch database and Redis database of the test
+// servers, with the dataset loaded.
+type matrixFixture struct {
+	pg    string // conninfo of the scratch database
+	redis string // URL of the scratch Redis database
+}
+
+// newMatrixFixture loads the dataset into a scratch database and a
+// scratch Redis database.
+func newMatrixFixture(t *testing.T) *matrixFixture {
+	t.Helper()
+	cfg := needServer(t)
+	f := &matrixFixture{pg: scratchDB(t, cfg, "matrix")}
+	rc, url := scratchRedisDB(t)
+	f.redis = url
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pg, err := pgconn.Connect(ctx, f.pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(context.Background())
+	if err := workloads.Load(ctx, pg, rc.Conn, workloads.Options{Keys: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// matrixClaimKey marks a Redis database as used by a run of these tests.
+const matrixClaimKey = "gbench:matrix-test-claim"
+
+// scratchRedisDB claims a database of the test Redis that no other run of
+// these tests uses, the first of 1..8 whose claim key it can set (the
+// workloads tests use 9..15), and returns a connection to it and its URL.
+// When the test ends it removes the workloads' keys and the claim.
+func scratchRedisDB(t *testing.T) (*testRedisConn, string) {
+	t.Helper()
+	base := os.Getenv("GBENCH_TEST_REDIS")
+	if base == "" {
+		base = "redis://127.0.0.1:6379/0"
+	}
+	o, err := resp.ParseURL(base)
+	if err != nil {
+		t.Fatalf("GBENCH_TEST_REDIS: %v", err)
+	}
+	for db := 1; db <= 8; db++ {
+		o.DB = db
+		c, err := resp.Dial(context.Background(), o)
+		if err != nil {
+			if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+				t.Fatalf("Redis is required (GBENCH_REQUIRE_SERVICES=1): %v", err)
+			}
+			t.Skipf("Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
+		}
+		rc := &testRedisConn{Conn: c}
+		if got := rc.do(t, "SET", matrixClaimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000"); got != "OK" {
+			c.Close()
+			continue
+		}
+		t.Cleanup(func() {
+			if err := workloads.Drop(context.Background(), nil, c); err != nil {
+				t.Error(err)
+			}
+			rc.do(t, "DEL", matrixClaimKey)
+			c.Close()
+		})
+		return rc, redisURLWithDB(base, db)
+	}
+	t.Fatal("every Redis database 1..8 is claimed by another test run")
+	return nil, ""
+}
+
+// redisURLWithDB points a Redis URL at database db.
+func redisURLWithDB(url string, db int) string {
+	if i := strings.LastIndex(url, "/"); i > len("redis://") {
+		if _, err := fmt.Sscan(url[i+1:], new(int)); err == nil {
+			url = url[:i]
+		}
+	}
+	return fmt.Sprintf("%s/%d", strings.TrimSuffix(url, "/"), db)
+}
+
+// TestMatrixRefusesABrokenContract replaces mget with one that drops
+// duplicate keys: the matrix must refuse to measure, exit with status 1
+// and name the case and the path.
+func TestMatrixRefusesABrokenContract(t *testing.T) {
+	f := newMatrixFixture(t)
+	admin(t, dbConfig(t, f.pg), `CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$
+  SELECT coalesce(json_agg(i.v ORDER BY k.ord), '[]')
+  FROM (SELECT id, min(ord) AS ord FROM unnest(keys) WITH ORDINALITY AS u(id, ord) GROUP BY id) AS k
+  LEFT JOIN items AS i ON i.id = k.id
+$$`)
+	out := filepath.Join(t.TempDir(), "bad.json")
+	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "-c", "2", "--keys", "1", "--repeats", "1", "-T", "0.5", "-o", out)
+	if o.code != exitUsage {
+		t.Fatalf("exit status %d, want 1\n%s", o.code, o.stderr)
+	}
+	for _, want := range []string{"gbench: error: contract check failed", `case "duplicates"`, "sql-mget", "nothing was measured"} {
+		if !strings.Contains(o.stderr, want) {
+			t.Errorf("stderr has no %q:\n%s", want, o.stderr)
+		}
+	}
+	if strings.Contains(o.stderr, "gbench matrix: [") {
+		t.Errorf("samples ran after the contract failed:\n%s", o.stderr)
+	}
+	r := readMatrixFile(t, out)
+	if r.Contract.Passed || !strings.Contains(r.Contract.Error, "duplicates") || len(r.Samples) != 0 || !r.Partial {
+		t.Errorf("result: contract %+v, %d samples, partial %v", r.Contract, len(r.Samples), r.Partial)
+	}
+	rep := runGbench("report", out, "--partial", "-o", t.TempDir())
+	if rep.code != exitUsage || !strings.Contains(rep.stderr, "the contract check failed") {
+		t.Errorf("report of a failed contract: exit %d\n%s", rep.code, rep.stderr)
+	}
+}
+
+// TestMatrixInterrupted runs a matrix on the test servers and interrupts
+// it after the first sample: the run stops after the current sample, the
+// JSON is marked partial and holds the samples that completed, the exit
+// status is 2, and the report refuses it unless --partial.
+func TestMatrixInterrupted(t *testing.T) {
+	f := newMatrixFixture(t)
+	out := filepath.Join(t.TempDir(), "partial.json")
+	var stdout, stderr lockedBuffer
+	sigs := make(chan chan<- os.Signal, 1)
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now,
+		Signals: func(c chan<- os.Signal) { sigs <- c }}
+	done := make(chan int)
+	go func() {
+		done <- Run(env, []string{"matrix", "--pg", f.pg, "--resp", f.redis, "--paths", "sql-mget,resp-mget", "-c", "2",
+			"--keys", "4", "--repeats", "5", "-T", "0.5", "--warmup", "0.2", "-o", out})
+	}()
+	sig := <-sigs
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(stderr.String(), "gbench matrix: [1/") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	sig <- os.Interrupt
+	code := <-done
+	if code != exitRun || !strings.Contains(stderr.String(), "interrupted after") {
+		t.Fatalf("exit status %d, want 2\n%s", code, stderr.String())
+	}
+	r := readMatrixFile(t, out)
+	if !r.Partial || !r.Interrupted || len(r.Samples) == 0 || len(r.Samples) >= 10 {
+		t.Fatalf("partial %v, interrupted %v, %d samples", r.Partial, r.Interrupted, len(r.Samples))
+	}
+	for _, s := range r.Samples {
+		if !s.Valid() || s.Requests == 0 || s.Server == nil || len(s.Server.Counters) == 0 {
+			t.Errorf("sample %+v", s)
+		}
+	}
+	if e := r.Environment.Postgres; e.Sandbox || e.Database == "" || !strings.HasPrefix(e.Address, "127.0.0.1:") {
+		t.Errorf("postgres endpoint %+v", e)
+	}
+	rep := runGbench("report", out)
+	if rep.code != exitUsage || !strings.Contains(rep.stderr, "is a partial result") || !strings.Contains(rep.stderr, "--partial") {
+		t.Errorf("report of a partial result: exit %d\n%s", rep.code, rep.stderr)
+	}
+	dir := t.TempDir()
+	rep = runGbench("report", out, "--partial", "-o", dir)
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if rep.code != exitOK || !strings.Contains(string(md), "**Partial result.**") {
+		t.Errorf("report --partial: exit %d\n%s\n%s", rep.code, rep.stderr, md)
+	}
+}
+
+// TestMatrixOptions checks the environment variables, their precedence
+// under flags, and the errors.
+func TestMatrixOptions(t *testing.T) {
+	envOf := func(vars map[string]string) *Env {
+		return &Env{Stdout: &lockedBuffer{}, Stderr: &lockedBuffer{}, Getenv: func(k string) string { return vars[k] },
+			Now: func() time.Time { return time.Unix(0, 1234) }}
+	}
+	vars := map[string]string{"CONNECTIONS": "8 16", "BATCHES": "2,3", "REPEATS": "4", "DURATION_SECONDS": "0.5"}
+	o, _, err := parseMatrixArgs(envOf(vars), nil)
+	if err != nil || !slices.Equal(o.connections, []int{8, 16}) || !slices.Equal(o.keys, []int{2, 3}) || o.repeats != 4 || o.duration != 0.5 || o.seed != 1234 {
+		t.Errorf("from the environment: %+v, %v", o, err)
+	}
+	o, _, err = parseMatrixArgs(envOf(vars), []string{"-c", "64,4", "--keys", "1", "--repeats", "1", "-T", "2", "--seed", "9", "--paths", "resp-mget,sql-any"})
+	if err != nil || !slices.Equal(o.connections, []int{4, 64}) || !slices.Equal(o.keys, []int{1}) || o.repeats != 1 || o.duration != 2 ||
+		o.seed != 9 || !slices.Equal(o.paths, []string{"sql-any", "resp-mget"}) {
+		t.Errorf("flags over the environment: %+v, %v", o, err)
+	}
+	cfg, err := o.config(envOf(vars), []string{"--pg", "host=h password=secret"})
+	if err != nil || cfg.Variables["CONNECTIONS"] != "8 16" || strings.Contains(strings.Join(cfg.Command, " "), "secret") {
+		t.Errorf("config: %+v, %v", cfg, err)
+	}
+	for _, c := range []struct {
+		vars map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"--keys", "1,x"}, `invalid value "1,x" for option --keys`},
+		{nil, []string{"--repeats", "0"}, "--repeats must be in range 1..2147483647"},
+		{nil, []string{"-T", "0.01"}, `invalid value "0.01" for option --duration`},
+		{nil, []string{"--paths", "sql-any,redis"}, `invalid path "redis" for option --paths`},
+		{nil, []string{"--pg", "host=x"}, "--pg and --resp go together"},
+		{nil, []string{"--load"}, "--load needs --pg and --resp"},
+		{nil, []string{"--pg", "host=x", "--resp", "redis://x", "--items", "500"}, "add --load"},
+		{nil, []string{"extra"}, `unexpected argument "extra"`},
+		{map[string]string{"REPEATS": "many"}, nil, `invalid value "many" for environment variable REPEATS`},
+		{map[string]string{"CONNECTIONS": ","}, nil, `invalid value "," for environment variable CONNECTIONS`},
+	} {
+		_, _, err := parseMatrixArgs(envOf(c.vars), c.args)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %q: error %v, want %q", c.vars, c.args, err, c.want)
+		}
+	}
+}
+
+// TestReportRefuses checks that gbench report refuses what it cannot
+// report honestly.
+func TestReportRefuses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, edit func(*matrix.Result)) string {
+		r := &matrix.Result{Schema: matrix.Schema, Contract: matrix.Contract{Passed: true},
+			Plan:    matrix.Plan{Paths: []matrix.PlanPath{{Name: "sql-any"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 2},
+			Samples: []matrix.Sample{{Path: "sql-any", Keys: 1, Connections: 4, Repeat: 1, ReqS: 100}, {Path: "sql-any", Keys: 1, Connections: 4, Repeat: 2, ReqS: 110}}}
+		edit(r)
+		path := filepath.Join(dir, name)
+		if err := writeMatrix(path, r); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	whole := write("whole.json", func(*matrix.Result) {})
+	partial := write("partial.json", func(r *matrix.Result) { r.Partial, r.Samples = true, r.Samples[:1] })
+	failed := write("failed.json", func(r *matrix.Result) { r.FailedSamples, r.Samples[1].Error = 1, "2 clients aborted" })
+	noContract := write("contract.json", func(r *matrix.Result) { r.Contract, r.Samples = matrix.Contract{Error: "case x"}, nil })
+	notMatrix := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(notMatrix, []byte(`{"schema": "gbench-result/1"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{whole, "-o", filepath.Join(dir, "out")}, exitOK, "gbench report: wrote"},
+		{[]string{partial}, exitUsage, "is a partial result (1 of 2 samples"},
+		{[]string{partial, "--partial", "-o", filepath.Join(dir, "p")}, exitOK, "gbench report: wrote"},
+		{[]string{failed}, exitUsage, "has 1 failed samples"},
+		{[]string{failed, "--partial", "-o", filepath.Join(dir, "f")}, exitOK, "gbench report: wrote"},
+		{[]string{noContract, "--partial"}, exitUsage, "the contract check failed"},
+		{[]string{notMatrix}, exitUsage, `not a gbench matrix result: schema is "gbench-result/1"`},
+		{[]string{filepath.Join(dir, "nope.json")}, exitUsage, `could not open file`},
+		{nil, exitUsage, "expected one result file"},
+	} {
+		o := runGbench(append([]string{"report"}, c.args...)...)
+		if o.code != c.code || !strings.Contains(o.stderr, c.want) {
+			t.Errorf("report %q: exit %d, stderr %q; want %d and %q", c.args, o.code, o.stderr, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "reqs-keys1.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestMatrixResultIsJSON makes sure a result survives the round trip
+// through the file the command writes.
+func TestMatrixResultIsJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := writeMatrix(path, &matrix.Result{Schema: matrix.Schema, Plan: matrix.Plan{Seed: math.MaxUint64}}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil || string(raw["schema"]) != `"gbench-matrix/1"` {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if r := readMatrixFile(t, path); r.Plan.Seed != math.MaxUint64 {
+		t.Errorf("seed %d after the round trip", r.Plan.Seed)
+	}
+}

@@ -1,0 +1,61 @@
+// Package matrix runs the "PostgreSQL as a cache vs Redis" benchmark
+// matrix: every read path of workloads.Paths × keys per request ×
+// connection count, each cell measured several times, and records what
+// each sample cost the client and the server.
+//
+// # Use
+//
+//	res, err := matrix.Run(ctx, &matrix.Config{
+//		PG: pgConfig, RESP: redisOptions, Load: true, // or leave Load out for loaded servers
+//		Seed: seed, Progress: os.Stderr,
+//		Save: func(r *matrix.Result) error { return write(r) }, // after every sample
+//	})
+//	if err != nil && len(res.Samples) == 0 {
+//		return err // could not start: no server, a failed load, contract or warm-up
+//	}
+//	// res.FailedSamples, res.Partial and res.Interrupted say how it ended
+//
+// Zero fields of Config take the reference matrix: the three paths, 1, 16
+// and 64 keys, 4, 64 and 256 connections, 3 repeats of 5 s, 2 threads.
+//
+// # What a run does
+//
+//  1. Load (when asked) puts the dataset into both servers (workloads.Load).
+//  2. The contract check (workloads.Contract) makes sure that every path
+//     returns the same values in request order; when it fails nothing is
+//     measured and Run returns an error wrapping ErrContract.
+//  3. The servers' versions and key settings are recorded, and the
+//     postmaster found in /proc when the server is local.
+//  4. Warm-up: one read of every page of items, then each path for
+//     Config.Warmup (1 s) at the largest connection count with the most keys,
+//     which warms the server's buffers and gbench itself. Every sample opens
+//     its own connections; each runs its path's statement once while it is
+//     opened (see warmconn.go), so that no backend's first, expensive
+//     statement falls inside a sample's clock.
+//  5. The samples, in an order shuffled with Config.Seed (the same plan and
+//     seed give the same order), each an in-process engine.Run of the path's
+//     script with -c connections, -j threads and -T duration.
+//
+// # What a sample records
+//
+// Throughput, latency percentiles from the engine's HDR histogram, and
+// gbench's CPU time per request (less the probes' own time, measured on
+// their own OS thread). On the server the path reads from, it records the
+// CPU time per request over the sample's steady part (between its first
+// and its last progress tick, every connection open), the memory in the
+// middle of the sample, and counters over the whole sample:
+//
+//   - PostgreSQL: utime+stime of the postmaster and all its children from
+//     /proc (live children, and reaped ones through the postmaster's cutime
+//     and cstime), the sum of their PSS (RSS when smaps_rollup is not
+//     readable), pg_stat_database's deltas for the run's database. Only
+//     when the server runs on this machine; on a shared server the figures
+//     include the other clients' work.
+//   - Redis: INFO cpu (used_cpu_user + used_cpu_sys), INFO memory
+//     (used_memory), INFO stats (keyspace hits and misses, commands).
+//
+// A failed sample (clients aborted, requests failed, nothing completed) is
+// recorded with its Error and the run goes on; its figures are not used by
+// Cells. Result.Write and Read give the JSON form, documented in
+// docs/matrix.md.
+package matrix

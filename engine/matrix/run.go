@@ -1,0 +1,323 @@
+package matrix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/script"
+	"github.com/gbench/gbench/workloads"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ErrContract is wrapped by the error Run returns when the read paths do
+// not return the same values.
+var ErrContract = errors.New("contract check failed")
+
+// runner is the state of one Run.
+type runner struct {
+	cfg        Config
+	res        *Result
+	pg         *pgconn.PgConn
+	redis      net.Conn
+	pgProbe    *pgProbe
+	redisProbe *redisProbe
+	prober     *prober
+	programs   map[progKey]*script.Program
+	items      int
+}
+
+// Run runs the matrix c describes: it loads the dataset when asked, checks
+// the contract, warms up, then measures every sample in a shuffled order.
+//
+// It returns an error when the run cannot start (no server, a failed load,
+// a failed contract check (wrapping ErrContract), a failed warm-up): no
+// sample was measured. Once samples run, a failed sample is recorded in
+// the result (FailedSamples) and the run goes on; closing c.Stop ends the
+// run after the current sample and cancelling ctx cuts the current one
+// short, both leaving a partial, interrupted result. An error from c.Save
+// also stops the run; Run then returns it with the result. The result is
+// never nil.
+func Run(ctx context.Context, c *Config) (*Result, error) {
+	cfg, err := c.withDefaults()
+	if err != nil {
+		return &Result{Schema: Schema, Partial: true, Samples: []Sample{}}, err
+	}
+	r := &runner{cfg: cfg, programs: map[progKey]*script.Program{}}
+	r.res = &Result{Schema: Schema, Partial: true, Start: cfg.Now(), Plan: cfg.plan(),
+		Environment: machine(&cfg), Warmup: []Warmup{}, Samples: []Sample{}}
+	setupCtx, cancel := stopContext(ctx, cfg.Stop)
+	defer cancel()
+	if err := r.connect(setupCtx); err != nil {
+		return r.res, r.stopped(setupCtx, err)
+	}
+	defer r.close()
+	r.prober = newProber()
+	defer r.prober.stop()
+	if err := r.setup(setupCtx); err != nil {
+		return r.res, r.stopped(setupCtx, err)
+	}
+	return r.res, r.samples(ctx)
+}
+
+// stopContext returns a context that ends with ctx or when stop is
+// closed: during set-up the first Ctrl-C stops everything.
+func stopContext(ctx context.Context, stop <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if stop != nil {
+		go func() {
+			select {
+			case <-stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
+}
+
+// stopped marks the result interrupted when err comes from a stop.
+func (r *runner) stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		r.res.Interrupted = true
+		return fmt.Errorf("interrupted before the first sample: %w", err)
+	}
+	return err
+}
+
+// connect opens the set-up and probe connections.
+func (r *runner) connect(ctx context.Context) error {
+	pg, err := r.cfg.PG.PgConn(ctx)
+	if err != nil {
+		return fmt.Errorf("cannot connect to PostgreSQL: %w", err)
+	}
+	redis, err := resp.Dial(ctx, r.cfg.RESP)
+	if err != nil {
+		pg.Close(context.Background())
+		return fmt.Errorf("cannot connect to Redis: %w", err)
+	}
+	r.pg, r.redis = pg, redis
+	r.redisProbe = &redisProbe{rc: &redisClient{c: redis}}
+	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, appName: pg.ParameterStatus("application_name")}
+	return nil
+}
+
+func (r *runner) close() {
+	r.pg.Close(context.Background())
+	r.redis.Close()
+}
+
+// logf writes one progress line.
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.cfg.Progress, "gbench matrix: "+format+"\n", args...)
+}
+
+// save hands the result so far to Config.Save, its end time and load
+// average brought up to date.
+func (r *runner) save() error {
+	r.res.End = r.cfg.Now()
+	r.res.Environment.LoadEnd = loadAverage()
+	if r.cfg.Save == nil {
+		return nil
+	}
+	return r.cfg.Save(r.res)
+}
+
+// setup loads the data, checks the contract, describes the servers and
+// warms up.
+func (r *runner) setup(ctx context.Context) error {
+	if r.cfg.Load {
+		d := r.cfg.Data
+		r.logf("loading the dataset (%d items of %d bytes)", or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize))
+		if err := workloads.Load(ctx, r.pg, r.redis, d); err != nil {
+			return err
+		}
+	}
+	if err := r.contract(ctx); err != nil {
+		return err
+	}
+	if err := r.dataset(ctx); err != nil {
+		return err
+	}
+	if err := r.describe(ctx); err != nil {
+		return err
+	}
+	if err := r.warmup(ctx); err != nil {
+		return err
+	}
+	return r.save()
+}
+
+// contract runs workloads.Contract and records its outcome.
+func (r *runner) contract(ctx context.Context) error {
+	err := workloads.Contract(ctx, r.pg, r.redis)
+	if err == nil {
+		r.res.Contract.Passed = true
+		r.logf("contract check passed: every path returns the same values in request order")
+		return r.save()
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	r.res.Contract.Error = err.Error()
+	_ = r.save() // the failure is worth keeping; the contract error says more than a write error
+	return fmt.Errorf("%w: the read paths do not return the same values, so their speeds cannot be compared; nothing was measured:\n%v", ErrContract, err)
+}
+
+// dataset reads the size of the loaded dataset; random keys are drawn
+// from 1..items.
+func (r *runner) dataset(ctx context.Context) error {
+	rows, err := queryRows(ctx, r.pg, "SELECT max(id), max(length(v)) FROM items WHERE id >= 1")
+	if err != nil {
+		return fmt.Errorf("reading the dataset: %w", err)
+	}
+	items, _ := strconv.Atoi(rows[0][0])
+	size, _ := strconv.Atoi(rows[0][1])
+	if want := r.cfg.Data.Items; want != 0 && want != items {
+		return fmt.Errorf("the servers hold %d items, not %d: load them with --load or leave out --items", items, want)
+	}
+	if want := r.cfg.Data.ValueSize; want != 0 && want != size {
+		return fmt.Errorf("the servers hold values of %d bytes, not %d: load them with --load or leave out --value-size", size, want)
+	}
+	r.items = items
+	r.res.Plan.Items, r.res.Plan.ValueSize = items, size
+	return nil
+}
+
+// describe records the servers' versions and settings and finds the
+// postmaster.
+func (r *runner) describe(ctx context.Context) error {
+	env := &r.res.Environment
+	var err error
+	if env.Postgres, err = describePostgres(ctx, r.pg, &r.cfg); err != nil {
+		return fmt.Errorf("describing PostgreSQL: %w", err)
+	}
+	if env.Redis, err = describeRedis(r.redisProbe.rc, &r.cfg); err != nil {
+		return fmt.Errorf("describing Redis: %w", err)
+	}
+	if r.pgProbe.pm == 0 {
+		r.pgProbe.pm, r.pgProbe.note = findPostmaster(ctx, r.pg, r.cfg.PG.Host())
+	}
+	env.Postgres.CostNote = r.pgProbe.note
+	if _, _, err := readTreeCPU(r.pgProbe.pm); r.pgProbe.pm != 0 && err != nil {
+		r.pgProbe.pm, r.pgProbe.note = 0, fmt.Sprintf("cannot read the server's processes: %v", err)
+		env.Postgres.CostNote = r.pgProbe.note
+	}
+	if note := env.Postgres.CostNote; note != "" {
+		r.logf("PostgreSQL's CPU and memory will not be measured: %s", note)
+	}
+	return nil
+}
+
+// warmup reads every heap page of items once, then runs each path for
+// Config.Warmup at the largest connection count and key count, so that
+// the first sample pays neither for cold buffers nor for a cold client.
+// Its figures are recorded but are not results. A failure stops the run:
+// the samples at that connection count would fail the same way.
+func (r *runner) warmup(ctx context.Context) error {
+	if r.cfg.Warmup <= 0 {
+		return nil
+	}
+	if _, err := queryRows(ctx, r.pg, "SELECT count(v) FROM items"); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.Keys)
+	for _, p := range r.cfg.Paths {
+		cfg, err := r.engineConfig(p, keys, conns, r.cfg.Warmup, r.cfg.Seed)
+		if err != nil {
+			return err
+		}
+		var errOut capture
+		cfg.Stderr = &errOut
+		pb := r.probeFor(p)
+		pb.mark()
+		res, err := engine.Run(ctx, cfg)
+		pb.settle(ctx) // the warm-up's backends must not exit during the first sample
+		if err == nil {
+			if msg := sampleError(res, errOut.String()); msg != "" {
+				err = errors.New(msg)
+			}
+		}
+		if err == nil && res.Interrupted {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return fmt.Errorf("warm-up of %s with %d keys at %d connections failed: %w", p.Name, keys, conns, err)
+		}
+		w := Warmup{Path: p.Name, Keys: keys, Connections: conns, BenchS: res.Bench.Seconds(), Requests: res.Stats.Total.Cnt}
+		r.res.Warmup = append(r.res.Warmup, w)
+		r.logf("warm-up %s keys=%d conns=%d: %.0f req/s", p.Name, keys, conns, float64(w.Requests)/max(w.BenchS, 1e-9))
+	}
+	return nil
+}
+
+// samples measures every sample of the plan, in the shuffled order.
+func (r *runner) samples(ctx context.Context) error {
+	slots := order(&r.cfg)
+	for i, sl := range slots {
+		if r.stopRequested(ctx) {
+			break
+		}
+		s := r.runSample(ctx, i, sl)
+		r.res.Samples = append(r.res.Samples, s)
+		if s.Failed() {
+			r.res.FailedSamples++
+		}
+		r.report(i, len(slots), &s)
+		if s.Interrupted {
+			r.res.Interrupted = true
+			break
+		}
+		if i < len(slots)-1 {
+			if err := r.save(); err != nil {
+				return r.finish(len(slots), err)
+			}
+		}
+	}
+	return r.finish(len(slots), nil)
+}
+
+// stopRequested reports whether Ctrl-C asked the run to stop, marking it
+// interrupted.
+func (r *runner) stopRequested(ctx context.Context) bool {
+	select {
+	case <-r.cfg.Stop:
+		r.res.Interrupted = true
+	default:
+		if ctx.Err() != nil {
+			r.res.Interrupted = true
+		}
+	}
+	return r.res.Interrupted
+}
+
+// finish completes the result and saves it a last time.
+func (r *runner) finish(planned int, err error) error {
+	r.res.Partial = len(r.res.Samples) < planned || r.res.Interrupted || err != nil
+	if serr := r.save(); err == nil {
+		err = serr
+	}
+	return err
+}
+
+// report writes a sample's progress line.
+func (r *runner) report(i, n int, s *Sample) {
+	head := fmt.Sprintf("[%d/%d] %s keys=%d conns=%d repeat=%d", i+1, n, s.Path, s.Keys, s.Connections, s.Repeat)
+	switch {
+	case s.Failed():
+		r.logf("%s: FAILED: %s", head, s.Error)
+	case s.Interrupted:
+		r.logf("%s: interrupted", head)
+	default:
+		line := fmt.Sprintf("%s: %.0f req/s, p99 %.3f ms", head, s.ReqS, float64(s.Latency.P99Us)/1000)
+		if s.Server != nil && s.Server.CPU != nil {
+			line += fmt.Sprintf(", server %.1f us/req", s.Server.CPU.UsPerReq)
+		}
+		r.logf("%s", line)
+	}
+}
