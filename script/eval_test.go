@@ -1,6 +1,9 @@
 package script
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestEvalValues(t *testing.T) {
 	tests := []struct {
@@ -147,4 +150,53 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestRandomKeys checks that random_keys draws distinct keys in range, and
+// that every key and every position is equally likely, for a sparse draw
+// (rejection) and a dense one (Floyd's algorithm): each key's count over
+// 20000 draws must be within 6 standard deviations of its expectation
+// (deterministic for the seed, so the test cannot flake).
+func TestRandomKeys(t *testing.T) {
+	for _, tc := range []struct{ count, n int }{{16, 64}, {60, 64}, {64, 64}} {
+		src := "\\set k random_keys(1, " + Int(int64(tc.n)).String() + ", " + Int(int64(tc.count)).String() + ")\n"
+		s, err := Parse("t.sql", src, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := Compile([]*Script{s}, Simple, nil)
+		env := newTestEnv(p, 42)
+		const draws = 20000
+		counts := make([]int, tc.n+1)
+		first := make([]int, tc.n+1)
+		for d := 0; d < draws; d++ {
+			if err := env.ExecSet(s.Commands[0].Set); err != nil {
+				t.Fatal(err)
+			}
+			xs := env.Vars.List(p.Syms.Slot("k"))
+			if len(xs) != tc.count {
+				t.Fatalf("%d keys, want %d", len(xs), tc.count)
+			}
+			seen := map[int64]bool{}
+			for _, x := range xs {
+				if x < 1 || x > int64(tc.n) || seen[x] {
+					t.Fatalf("key %d out of range or repeated in %v", x, xs)
+				}
+				seen[x] = true
+				counts[x]++
+			}
+			first[xs[0]]++
+		}
+		pk := float64(tc.count) / float64(tc.n)
+		want, sd := draws*pk, math.Sqrt(draws*pk*(1-pk))
+		wantFirst, sdFirst := float64(draws)/float64(tc.n), math.Sqrt(float64(draws)/float64(tc.n))
+		for k := 1; k <= tc.n; k++ {
+			if sd > 0 && math.Abs(float64(counts[k])-want) > 6*sd {
+				t.Errorf("%d of %d: key %d drawn %d times, expected %.0f ± %.0f", tc.count, tc.n, k, counts[k], want, sd)
+			}
+			if math.Abs(float64(first[k])-wantFirst) > 6*sdFirst {
+				t.Errorf("%d of %d: key %d first %d times, expected %.0f ± %.0f", tc.count, tc.n, k, first[k], wantFirst, sdFirst)
+			}
+		}
+	}
 }

@@ -72,57 +72,81 @@ func (env *Env) execRange(slot int, first, count int64) error {
 	return nil
 }
 
-// execRandomKeys draws count distinct integers uniformly from [lb, ub]
-// with Floyd's algorithm, then shuffles them so their order is random too.
+// execRandomKeys draws count distinct integers uniformly from [lb, ub], in
+// random order. When the draw is sparse (count at most half the range) it
+// draws uniformly and rejects repeats; otherwise it uses Floyd's algorithm
+// and shuffles. A small hash set in the client's scratch space tells
+// repeats in constant time, so a draw costs O(count) and allocates nothing
+// once the scratch space is large enough.
 func (env *Env) execRandomKeys(slot int, lb, ub, count int64) error {
 	if err := checkRandomRange(lb, ub); err != nil {
 		return fmt.Errorf("random_keys(): %w", err)
 	}
-	if count < 0 || count > maxListLen || count > ub-lb+1 {
+	n := ub - lb + 1
+	if count < 0 || count > maxListLen || count > n {
 		return fmt.Errorf("random_keys(): cannot draw %d distinct keys from [%d, %d]", count, lb, ub)
 	}
+	set := env.keySet(int(count))
 	xs := env.Vars.listBuffer(slot)
-	seen := env.scratch[:0]
-	n := ub - lb + 1
-	for j := n - count; j < n; j++ {
-		t := env.Rand.Int64Range(0, j)
-		if containsSorted(seen, t) {
-			t = j
+	if count*2 <= n {
+		for int64(len(xs)) < count {
+			t := env.Rand.Int64Range(0, n-1)
+			if set.add(t) {
+				xs = append(xs, lb+t)
+			}
 		}
-		seen = insertSorted(seen, t)
-		xs = append(xs, lb+t)
+	} else {
+		for j := n - count; j < n; j++ {
+			t := env.Rand.Int64Range(0, j)
+			if !set.add(t) {
+				t = j
+				set.add(t)
+			}
+			xs = append(xs, lb+t)
+		}
+		for i := len(xs) - 1; i > 0; i-- {
+			k := env.Rand.Int64Range(0, int64(i))
+			xs[i], xs[k] = xs[k], xs[i]
+		}
 	}
-	for i := len(xs) - 1; i > 0; i-- {
-		k := env.Rand.Int64Range(0, int64(i))
-		xs[i], xs[k] = xs[k], xs[i]
-	}
-	env.scratch = seen
 	env.Vars.SetList(slot, xs)
 	return nil
 }
 
-func containsSorted(xs []int64, v int64) bool {
-	lo, hi := 0, len(xs)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if xs[m] < v {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+// keySet returns an empty set sized for count keys, reusing scratch space.
+func (env *Env) keySet(count int) int64Set {
+	size := 8
+	for size < 2*count {
+		size *= 2
 	}
-	return lo < len(xs) && xs[lo] == v
+	if cap(env.scratch) < size {
+		env.scratch = make([]int64, size)
+	}
+	s := env.scratch[:size]
+	clear(s)
+	return int64Set{slots: s, mask: uint64(size - 1)}
 }
 
-func insertSorted(xs []int64, v int64) []int64 {
-	i := len(xs)
-	xs = append(xs, v)
-	for i > 0 && xs[i-1] > v {
-		xs[i] = xs[i-1]
-		i--
+// int64Set is an open-addressing set of non-negative integers, stored plus
+// one so that 0 marks an empty slot.
+type int64Set struct {
+	slots []int64
+	mask  uint64
+}
+
+// add inserts v and reports whether it was new.
+func (s int64Set) add(v int64) bool {
+	i := (uint64(v) * 0x9E3779B97F4A7C15) >> 32 & s.mask
+	for {
+		switch s.slots[i] {
+		case 0:
+			s.slots[i] = v + 1
+			return true
+		case v + 1:
+			return false
+		}
+		i = (i + 1) & s.mask
 	}
-	xs[i] = v
-	return xs
 }
 
 // Cond evaluates an \if or \elif condition with pgbench's truth rules.
