@@ -43,7 +43,7 @@ func runMerge(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, rename(err, fs.Args()))
 	}
-	if err := writeMerged(env, *outPath, merged); err != nil {
+	if err := writeTo(env.Stdout, *outPath, merged.Write); err != nil {
 		return fail(env, err)
 	}
 	if err := report.MergeText(env.Stderr, merged); err != nil {
@@ -73,20 +73,4 @@ func rename(err error, names []string) error {
 		return fmt.Errorf("%s cannot be merged with %s: %v", names[me.Input], names[0], me.Err)
 	}
 	return err
-}
-
-// writeMerged writes the merged result to path, or standard output for "-".
-func writeMerged(env *Env, path string, r *report.Result) error {
-	if path == "-" {
-		return r.Write(env.Stdout)
-	}
-	f, err := createFile(path)
-	if err != nil {
-		return err
-	}
-	if err := r.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -110,6 +111,31 @@ func createFile(path string) (*os.File, error) {
 	return f, nil
 }
 
+// writeTo writes with write to standard output when path is "-", otherwise
+// to the file path.
+func writeTo(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	return writeFile(path, write)
+}
+
+// writeFile creates path and fills it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := createFile(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
 // writeOutputs finishes the HdrHistogram log and writes the JSON result,
 // after the summary. It returns every output error, joined.
 func (b *benchSetup) writeOutputs(res *engine.Result) error {
@@ -165,16 +191,5 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 	if err != nil {
 		return err
 	}
-	if out.jsonPath == "-" {
-		return r.Write(out.env.Stdout)
-	}
-	f, err := createFile(out.jsonPath)
-	if err != nil {
-		return err
-	}
-	if err := r.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeTo(out.env.Stdout, out.jsonPath, r.Write)
 }

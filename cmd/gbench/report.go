@@ -103,29 +103,13 @@ func writeReport(dir string, r *matrix.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("could not create directory \"%s\": %v", dir, unwrapPathError(err))
 	}
-	if err := writeReportFile(filepath.Join(dir, reportFile), func(w io.Writer) error { return report.Matrix(w, r) }); err != nil {
+	if err := writeFile(filepath.Join(dir, reportFile), func(w io.Writer) error { return report.Matrix(w, r) }); err != nil {
 		return err
 	}
 	for _, c := range report.MatrixCharts(r) {
-		if err := writeReportFile(filepath.Join(dir, c.Name), c.WriteSVG); err != nil {
+		if err := writeFile(filepath.Join(dir, c.Name), c.WriteSVG); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// writeReportFile creates path and fills it with write.
-func writeReportFile(path string, write func(io.Writer) error) error {
-	f, err := createFile(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
