@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -76,12 +77,12 @@ func Contract(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
 	if err != nil {
 		return err
 	}
-	rc := newRedisConn(redis)
-	defer rc.bind(ctx)()
+	rc := resp.NewClient(redis)
+	defer rc.Bind(ctx)()
 	paths := []readPath{
 		{"sql-any", func(ctx context.Context, keys []int64) ([]*string, error) { return readAny(ctx, pg, keys) }},
 		{"sql-mget", func(ctx context.Context, keys []int64) ([]*string, error) { return readMget(ctx, pg, keys) }},
-		{"resp-mget", func(_ context.Context, keys []int64) ([]*string, error) { return rc.mget(itemPrefix, keys) }},
+		{"resp-mget", func(_ context.Context, keys []int64) ([]*string, error) { return mget(rc, itemPrefix, keys) }},
 	}
 	var errs []error
 	for _, c := range contractCases(n) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -110,7 +111,7 @@ func Load(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options) err
 		wg.Go(func() { errPG = loadPostgres(ctx, pg, o) })
 	}
 	if redis != nil {
-		wg.Go(func() { errRedis = loadRedis(ctx, newRedisConn(redis), o) })
+		wg.Go(func() { errRedis = loadRedis(ctx, resp.NewClient(redis), o) })
 	}
 	wg.Wait()
 	return errors.Join(errPG, errRedis)
@@ -135,20 +136,20 @@ func loadPostgres(ctx context.Context, pg *pgconn.PgConn, o Options) error {
 }
 
 // loadRedis removes stale keys and sets the items and kv keys.
-func loadRedis(ctx context.Context, rc *redisConn, o Options) error {
-	defer rc.bind(ctx)()
-	err := rc.unlinkMatching(itemPrefix+"*", outside(itemPrefix, o.Items))
+func loadRedis(ctx context.Context, rc *resp.Client, o Options) error {
+	defer rc.Bind(ctx)()
+	err := unlinkMatching(rc, itemPrefix+"*", outside(itemPrefix, o.Items))
 	if err == nil {
-		err = rc.unlinkMatching(kvPrefix+"*", outside(kvPrefix, o.Keys))
+		err = unlinkMatching(rc, kvPrefix+"*", outside(kvPrefix, o.Keys))
 	}
 	if err == nil {
-		err = rc.unlinkMatching(cachePrefix+"*", func(string) bool { return true })
+		err = unlinkMatching(rc, cachePrefix+"*", func(string) bool { return true })
 	}
 	if err == nil {
-		err = rc.mset(itemPrefix, 1, int64(o.Items), o.ValueSize)
+		err = mset(rc, itemPrefix, 1, int64(o.Items), o.ValueSize)
 	}
 	if err == nil {
-		err = rc.mset(kvPrefix, 1, int64(o.Keys), o.ValueSize)
+		err = mset(rc, kvPrefix, 1, int64(o.Keys), o.ValueSize)
 	}
 	if err != nil {
 		return fmt.Errorf("workloads: loading Redis: %w", ctxErr(ctx, err))
@@ -192,16 +193,16 @@ DROP PROCEDURE IF EXISTS load_dataset(int, int, int)`
 		}
 	}
 	if redis != nil {
-		errs = append(errs, dropRedis(ctx, newRedisConn(redis)))
+		errs = append(errs, dropRedis(ctx, resp.NewClient(redis)))
 	}
 	return errors.Join(errs...)
 }
 
 // dropRedis removes every key Load or a workload may have set.
-func dropRedis(ctx context.Context, rc *redisConn) error {
-	defer rc.bind(ctx)()
+func dropRedis(ctx context.Context, rc *resp.Client) error {
+	defer rc.Bind(ctx)()
 	for _, prefix := range []string{itemPrefix, cachePrefix, kvPrefix} {
-		if err := rc.unlinkMatching(prefix+"*", func(string) bool { return true }); err != nil {
+		if err := unlinkMatching(rc, prefix+"*", func(string) bool { return true }); err != nil {
 			return fmt.Errorf("workloads: dropping from Redis: %w", ctxErr(ctx, err))
 		}
 	}

@@ -99,8 +99,8 @@ func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
 			if err != nil {
 				unreachable(t, "Redis (GBENCH_TEST_REDIS)", err)
 			}
-			rc := newRedisConn(c)
-			vals, top, err := rc.call("SET", claimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000")
+			rc := resp.NewClient(c)
+			vals, top, err := rc.Call("SET", claimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
 				if err := Drop(context.Background(), nil, c); err != nil {
 					t.Error(err)
 				}
-				if _, _, err := rc.call("DEL", claimKey); err != nil {
+				if _, _, err := rc.Call("DEL", claimKey); err != nil {
 					t.Error(err)
 				}
 				c.Close()
@@ -129,7 +129,7 @@ func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
 // redisCall runs one command on c and fails the test on an error.
 func redisCall(t *testing.T, c net.Conn, args ...string) {
 	t.Helper()
-	if _, _, err := newRedisConn(c).call(args...); err != nil {
+	if _, _, err := resp.NewClient(c).Call(args...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -206,10 +206,10 @@ func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys in
 	if got := fmt.Sprintf("%s %s %s %s %s %s", row[0], row[1], row[2], row[3], row[4], row[5]); got != want {
 		t.Errorf("PostgreSQL: values, max id, nulls, cache rows, kv rows, equal lengths = %s, want %s", got, want)
 	}
-	rc := newRedisConn(redis)
+	rc := resp.NewClient(redis)
 	for prefix, want := range map[string]int{itemPrefix: items, kvPrefix: keys, cachePrefix: 0} {
 		n := 0
-		if err := rc.unlinkMatching(prefix+"*", func(string) bool { n++; return false }); err != nil {
+		if err := unlinkMatching(rc, prefix+"*", func(string) bool { n++; return false }); err != nil {
 			t.Fatal(err)
 		}
 		if n != want {
@@ -230,7 +230,7 @@ func checkValues(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 			}
 		}
 	}
-	got, err := newRedisConn(redis).mget(itemPrefix, []int64{1, 4096, 0})
+	got, err := mget(resp.NewClient(redis), itemPrefix, []int64{1, 4096, 0})
 	if err != nil {
 		t.Fatal(err)
 	}

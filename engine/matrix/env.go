@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -108,18 +109,18 @@ var redisSettings = []string{"appendonly", "io-threads", "maxmemory", "maxmemory
 
 // describeRedis reads the server's version and key settings. CONFIG may be
 // disabled (managed services rename it); the settings are then left out.
-func describeRedis(rc *redisClient, c *Config) (Endpoint, error) {
+func describeRedis(rc *resp.Client, c *Config) (Endpoint, error) {
 	e := Endpoint{Sandbox: c.Sandbox, Address: c.RESP.Addr, Settings: []Setting{}}
 	if c.RESP.DB != 0 {
 		e.Database = strconv.Itoa(c.RESP.DB)
 	}
-	info, err := rc.info("server")
+	info, err := rc.Info("server")
 	if err != nil {
 		return e, err
 	}
 	e.Version = info["redis_version"]
 	for _, name := range redisSettings {
-		text, err := rc.call("CONFIG", "GET", name)
+		text, err := rc.Text("CONFIG", "GET", name)
 		k, v, ok := strings.Cut(text, "\n")
 		if err != nil || !ok || k != name {
 			continue

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -187,14 +188,14 @@ func queryRows(ctx context.Context, conn *pgconn.PgConn, sql string, params ...s
 // redisProbe measures Redis through INFO: CPU (the whole process), memory
 // and keyspace counters.
 type redisProbe struct {
-	rc *redisClient
+	rc *resp.Client
 }
 
 func (p *redisProbe) name() string     { return "redis" }
 func (p *redisProbe) costNote() string { return "" }
 
 func (p *redisProbe) cpu() (cpuTime, error) {
-	m, err := p.rc.info("cpu")
+	m, err := p.rc.Info("cpu")
 	if err != nil {
 		return cpuTime{}, err
 	}
@@ -207,7 +208,7 @@ func (p *redisProbe) cpu() (cpuTime, error) {
 }
 
 func (p *redisProbe) memory() (*Memory, error) {
-	m, err := p.rc.info("memory")
+	m, err := p.rc.Info("memory")
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func (p *redisProbe) memory() (*Memory, error) {
 var redisCounters = []string{"keyspace_hits", "keyspace_misses", "total_commands_processed"}
 
 func (p *redisProbe) counters(context.Context) (map[string]int64, error) {
-	m, err := p.rc.info("stats")
+	m, err := p.rc.Info("stats")
 	if err != nil {
 		return nil, err
 	}

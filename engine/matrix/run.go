@@ -102,7 +102,9 @@ func (r *runner) connect(ctx context.Context) error {
 		return fmt.Errorf("cannot connect to Redis: %w", err)
 	}
 	r.pg, r.redis = pg, redis
-	r.redisProbe = &redisProbe{rc: &redisClient{c: redis}}
+	rc := resp.NewClient(redis)
+	rc.SetTimeout(redisTimeout)
+	r.redisProbe = &redisProbe{rc: rc}
 	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, appName: pg.ParameterStatus("application_name")}
 	return nil
 }

@@ -112,8 +112,9 @@ func (c respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.C
 	if err != nil {
 		return nil, err
 	}
-	rc := &redisClient{c: conn}
-	if _, err := rc.call("PING"); err != nil {
+	rc := resp.NewClient(conn)
+	rc.SetTimeout(redisTimeout)
+	if _, _, err := rc.Call("PING"); err != nil {
 		conn.Close()
 		return nil, err
 	}

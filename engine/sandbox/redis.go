@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/gbench/gbench/engine/resp"
 )
 
 // startRedis starts redis-server and waits for PING.
@@ -86,15 +90,15 @@ func (s *Sandbox) redisArgs() []string {
 // probeRedis checks that the server on the port answers PING and is ours:
 // another process may have taken the port between freePort and our bind.
 func (s *Sandbox) probeRedis(ctx context.Context, pid int) error {
-	c, err := dialRedis(ctx, s.redisAddr())
+	conn, c, err := dialRedis(ctx, s.redisAddr())
 	if err != nil {
 		return err
 	}
-	defer c.close()
-	if reply, err := c.call("PING"); err != nil || len(reply) != 1 || reply[0] != "PONG" {
+	defer conn.Close()
+	if reply, err := c.Text("PING"); err != nil || reply != "PONG" {
 		return fmt.Errorf("PING: reply %q, error %v", reply, err)
 	}
-	info, err := c.info()
+	info, err := c.Info("server")
 	if err != nil {
 		return err
 	}
@@ -106,12 +110,12 @@ func (s *Sandbox) probeRedis(ctx context.Context, pid int) error {
 
 // describeRedis records the server's version and effective directives.
 func (s *Sandbox) describeRedis(ctx context.Context) error {
-	c, err := dialRedis(ctx, s.redisAddr())
+	conn, c, err := dialRedis(ctx, s.redisAddr())
 	if err != nil {
 		return fmt.Errorf("sandbox: redis: %w", err)
 	}
-	defer c.close()
-	info, err := c.info()
+	defer conn.Close()
+	info, err := c.Info("server")
 	if err != nil {
 		return fmt.Errorf("sandbox: redis INFO: %w", err)
 	}
@@ -120,13 +124,28 @@ func (s *Sandbox) describeRedis(ctx context.Context) error {
 	delete(cfg, "dir")
 	delete(cfg, "logfile")
 	for _, name := range sortedKeys(cfg) {
-		reply, err := c.call("CONFIG", "GET", name)
-		if err != nil || len(reply) != 2 {
+		reply, err := c.Text("CONFIG", "GET", name)
+		k, v, ok := strings.Cut(reply, "\n")
+		if err != nil || !ok || k != name {
 			return fmt.Errorf("sandbox: redis CONFIG GET %s: reply %q, error %v", name, reply, err)
 		}
-		s.redisSettings = append(s.redisSettings, Setting{Name: name, Value: reply[1]})
+		s.redisSettings = append(s.redisSettings, Setting{Name: name, Value: v})
 	}
 	return nil
+}
+
+// redisTimeout bounds one exchange with a starting server.
+const redisTimeout = 2 * time.Second
+
+// dialRedis connects to addr for a few checks; the caller closes conn.
+func dialRedis(ctx context.Context, addr string) (conn net.Conn, c *resp.Client, err error) {
+	var d net.Dialer
+	if conn, err = d.DialContext(ctx, "tcp", addr); err != nil {
+		return nil, nil, err
+	}
+	c = resp.NewClient(conn)
+	c.SetTimeout(redisTimeout)
+	return conn, c, nil
 }
 
 // redisAddr is the server's TCP address.
@@ -165,14 +184,3 @@ func (s *Sandbox) RedisVersion() string { return s.redisVersion }
 // the sandbox passed, except dir and logfile, sorted by name. The slice is
 // new on each call.
 func (s *Sandbox) RedisSettings() []Setting { return append([]Setting(nil), s.redisSettings...) }
-
-// parseInfo turns an INFO reply into a map of its "key:value" lines.
-func parseInfo(text string) map[string]string {
-	m := make(map[string]string)
-	for _, line := range strings.Split(text, "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
-			m[k] = v
-		}
-	}
-	return m
-}
