@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -88,12 +89,12 @@ var pgSettings = []string{
 func describePostgres(ctx context.Context, conn *pgconn.PgConn, c *Config) (Endpoint, error) {
 	e := Endpoint{Sandbox: c.Sandbox, Address: net.JoinHostPort(c.PG.Host(), strconv.Itoa(int(c.PG.Port()))),
 		Database: c.PG.Database(), Settings: []Setting{}}
-	rows, err := queryRows(ctx, conn, "SELECT current_setting('server_version')")
+	rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting('server_version')")
 	if err != nil {
 		return e, err
 	}
 	e.Version = rows[0][0]
-	rows, err = queryRows(ctx, conn, "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name",
+	rows, err = pgsql.QueryText(ctx, conn, "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name",
 		"{"+strings.Join(pgSettings, ",")+"}")
 	if err != nil {
 		return e, err

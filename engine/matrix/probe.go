@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -82,7 +83,7 @@ var pgCounters = []string{"xact_commit", "xact_rollback", "blks_hit", "blks_read
 
 func (p *pgProbe) counters(ctx context.Context) (map[string]int64, error) {
 	sql := "SELECT " + strings.Join(pgCounters, ", ") + " FROM pg_stat_database WHERE datname = current_database()"
-	rows, err := queryRows(ctx, p.conn, sql)
+	rows, err := pgsql.QueryText(ctx, p.conn, sql)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func (p *pgProbe) settled(ctx context.Context) bool {
 		kids, err := children(p.pm)
 		return err != nil || !slices.ContainsFunc(kids, func(k int) bool { return !slices.Contains(p.before, k) })
 	}
-	rows, err := queryRows(ctx, p.conn, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", p.appName)
+	rows, err := pgsql.QueryText(ctx, p.conn, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", p.appName)
 	return err != nil || rows[0][0] == "0"
 }
 
@@ -140,7 +141,7 @@ func findPostmaster(ctx context.Context, conn *pgconn.PgConn, host string) (int,
 	if !isLocal(host) {
 		return 0, fmt.Sprintf("the server at %s is not on this machine", host)
 	}
-	rows, err := queryRows(ctx, conn, "SELECT pg_backend_pid()")
+	rows, err := pgsql.QueryText(ctx, conn, "SELECT pg_backend_pid()")
 	if err != nil {
 		return 0, fmt.Sprintf("cannot read the backend's pid: %v", err)
 	}
@@ -164,25 +165,6 @@ func isLocal(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// queryRows runs sql with text parameters and returns the rows as text.
-func queryRows(ctx context.Context, conn *pgconn.PgConn, sql string, params ...string) ([][]string, error) {
-	values := make([][]byte, len(params))
-	for i, p := range params {
-		values[i] = []byte(p)
-	}
-	res := conn.ExecParams(ctx, sql, values, nil, nil, nil).Read()
-	if res.Err != nil {
-		return nil, res.Err
-	}
-	rows := make([][]string, len(res.Rows))
-	for i, r := range res.Rows {
-		for _, v := range r {
-			rows[i] = append(rows[i], string(v))
-		}
-	}
-	return rows, nil
 }
 
 // redisProbe measures Redis through INFO: CPU (the whole process), memory

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
@@ -174,7 +175,7 @@ func (r *runner) contract(ctx context.Context) error {
 // dataset reads the size of the loaded dataset; random keys are drawn
 // from 1..items.
 func (r *runner) dataset(ctx context.Context) error {
-	rows, err := queryRows(ctx, r.pg, "SELECT max(id), max(length(v)) FROM items WHERE id >= 1")
+	rows, err := pgsql.QueryText(ctx, r.pg, "SELECT max(id), max(length(v)) FROM items WHERE id >= 1")
 	if err != nil {
 		return fmt.Errorf("reading the dataset: %w", err)
 	}
@@ -225,7 +226,7 @@ func (r *runner) warmup(ctx context.Context) error {
 	if r.cfg.Warmup <= 0 {
 		return nil
 	}
-	if _, err := queryRows(ctx, r.pg, "SELECT count(v) FROM items"); err != nil {
+	if _, err := pgsql.QueryText(ctx, r.pg, "SELECT count(v) FROM items"); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.Keys)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -134,18 +135,18 @@ func (s *Sandbox) postgresArgs() []string {
 // version and effective settings.
 func (s *Sandbox) prepareDatabase(ctx context.Context, conn *pgconn.PgConn) error {
 	db := s.opts.Database
-	rows, err := query(ctx, conn, "SELECT 1 FROM pg_database WHERE datname = $1", db)
+	rows, err := pgsql.QueryText(ctx, conn, "SELECT 1 FROM pg_database WHERE datname = $1", db)
 	if err == nil && len(rows) == 0 {
 		_, err = conn.Exec(ctx, "CREATE DATABASE "+quoteIdent(db)).ReadAll()
 	}
 	if err != nil {
 		return fmt.Errorf("sandbox: cannot create database %q: %w", db, err)
 	}
-	if rows, err = query(ctx, conn, "SELECT current_setting('server_version')"); err != nil {
+	if rows, err = pgsql.QueryText(ctx, conn, "SELECT current_setting('server_version')"); err != nil {
 		return fmt.Errorf("sandbox: cannot read server_version: %w", err)
 	}
 	s.pgVersion = rows[0][0]
-	rows, err = query(ctx, conn, "SELECT n, current_setting(n) FROM unnest($1::text[]) AS n ORDER BY n", s.reportedNames())
+	rows, err = pgsql.QueryText(ctx, conn, "SELECT n, current_setting(n) FROM unnest($1::text[]) AS n ORDER BY n", s.reportedNames())
 	if err != nil {
 		return fmt.Errorf("sandbox: cannot read settings: %w", err)
 	}
@@ -163,25 +164,6 @@ func (s *Sandbox) reportedNames() string {
 	cfg["lc_collate"] = ""
 	// Names match pgName, so quoting each in double quotes is safe.
 	return `{"` + strings.Join(sortedKeys(cfg), `","`) + `"}`
-}
-
-// query runs sql with text parameters and returns the rows as strings.
-func query(ctx context.Context, conn *pgconn.PgConn, sql string, params ...string) ([][]string, error) {
-	values := make([][]byte, len(params))
-	for i, p := range params {
-		values[i] = []byte(p)
-	}
-	res := conn.ExecParams(ctx, sql, values, nil, nil, nil).Read()
-	if res.Err != nil {
-		return nil, res.Err
-	}
-	rows := make([][]string, len(res.Rows))
-	for i, r := range res.Rows {
-		for _, v := range r {
-			rows[i] = append(rows[i], string(v))
-		}
-	}
-	return rows, nil
 }
 
 // socketConnString reaches the server through the socket in the sandbox

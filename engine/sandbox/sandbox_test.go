@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -137,7 +138,7 @@ func checkPostgres(t *testing.T, s *Sandbox) int {
 // queryOne returns the single value sql yields.
 func queryOne(t *testing.T, conn *pgconn.PgConn, sql string) string {
 	t.Helper()
-	rows, err := query(context.Background(), conn, sql)
+	rows, err := pgsql.QueryText(context.Background(), conn, sql)
 	if err != nil || len(rows) != 1 || len(rows[0]) != 1 {
 		t.Fatalf("%s: rows %q, error %v", sql, rows, err)
 	}
