@@ -91,13 +91,12 @@ type client struct {
 	pg *pgConn
 	rs *respConn
 
-	wait      waitOn
-	pipeline  bool
-	syncs     int // pipeline syncs sent and not yet answered
-	timer     int // index in the thread's timer heap, -1 when none
-	queued    bool
-	shellBuf  []byte
-	failClass string
+	wait     waitOn
+	pipeline bool
+	syncs    int // pipeline syncs sent and not yet answered
+	timer    int // index in the thread's timer heap, -1 when none
+	queued   bool
+	shellBuf []byte
 }
 
 // estatus is the error status of the current transaction.
@@ -131,8 +130,6 @@ func (e estatus) statsStatus() stats.Status {
 func (c *client) commands() []*script.Command {
 	return c.th.prog.Scripts[c.script].Commands
 }
-
-func (c *client) command() *script.Command { return c.commands()[c.cmd] }
 
 // done reports whether the client has stopped.
 func (c *client) done() bool { return c.state == stAborted || c.state == stFinished }

@@ -68,7 +68,7 @@ func (c *client) retry(now int64) {
 
 // failure ends the transaction as failed.
 func (c *client) failure(now int64) {
-	c.th.countFailure(c.script, c.cmd, c.failClass)
+	c.th.countFailure(c.script, c.cmd)
 	if c.th.cfg.VerboseErrors {
 		c.th.logf("info", "%s", c.verboseRetry(now, false))
 	}

@@ -32,32 +32,30 @@ func (c *client) receive(now *int64) bool {
 // input is needed or the client aborted (c.state tells).
 func (c *client) nextSQLReply() (ok bool) {
 	pg := c.pg
-	for {
-		n, done, err := pg.s.Receive(pg.pending(), c.env.Vars, &pg.reply)
-		pg.consume(n)
-		if err != nil {
-			c.abortSQL(err.Error())
-			return false
-		}
-		if pg.s.NeedCopyFail() {
-			pg.out = pg.s.CopyFail(pg.out)
-			if _, err := pg.flush(); err != nil {
-				c.abortSQL(pg.lost())
-				return false
-			}
-		}
-		if done {
-			pg.need = 0
-			return true
-		}
-		if pg.dead() {
-			c.th.errorf("client %d aborted in command %d (SQL) of script %d; perhaps the backend died while processing", c.id, c.cmd, c.script)
-			c.state = stAborted
-			return false
-		}
-		pg.need = pgsql.MessageSize(pg.pending())
+	n, done, err := pg.s.Receive(pg.pending(), c.env.Vars, &pg.reply)
+	pg.consume(n)
+	if err != nil {
+		c.abortSQL(err.Error())
 		return false
 	}
+	if pg.s.NeedCopyFail() {
+		pg.out = pg.s.CopyFail(pg.out)
+		if _, err := pg.flush(); err != nil {
+			c.abortSQL(pg.lost())
+			return false
+		}
+	}
+	if done {
+		pg.need = 0
+		return true
+	}
+	if pg.dead() {
+		c.th.errorf("client %d aborted in command %d (SQL) of script %d; perhaps the backend died while processing", c.id, c.cmd, c.script)
+		c.state = stAborted
+		return false
+	}
+	pg.need = pgsql.MessageSize(pg.pending())
+	return false
 }
 
 func (c *client) abortSQL(msg string) {
@@ -113,7 +111,6 @@ func (c *client) sqlError(e *pgsql.Error) {
 	if c.th.cfg.VerboseErrors {
 		c.th.logf("info", "client %d got an error in command %d (SQL) of script %d; %s", c.id, c.cmd, c.script, e.Error())
 	}
-	c.failClass = e.Code
 	c.state = stError
 }
 
@@ -183,7 +180,6 @@ func (c *client) respError(cmd *script.Command, idx int, msg []byte) {
 	class := resp.ErrorClass(msg)
 	if c.estatus == esNone {
 		c.estatus = esRESP
-		c.failClass = class
 	}
 	c.th.countFailureClass(c.script, idx, class)
 	if c.th.cfg.VerboseErrors {

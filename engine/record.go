@@ -59,7 +59,7 @@ func (t *thread) countRetry(script, cmd int) {
 }
 
 // countFailure counts a transaction that failed at a command.
-func (t *thread) countFailure(script, cmd int, class string) {
+func (t *thread) countFailure(script, cmd int) {
 	if t.block.Commands != nil {
 		t.block.Commands[script][cmd].Failures++
 	}

@@ -94,9 +94,3 @@ func (s *source) errorAt(off int, format string, args ...any) *Error {
 	line, col := s.position(off)
 	return &Error{File: s.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...), Source: s.lineText(line)}
 }
-
-// errorLine builds an Error about a whole line.
-func (s *source) errorLine(off int, format string, args ...any) *Error {
-	line, _ := s.position(off)
-	return &Error{File: s.name, Line: line, Msg: fmt.Sprintf(format, args...), Source: s.lineText(line)}
-}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -363,5 +362,3 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 	}
 	return code
 }
-
-var errNoBranches = errors.New("no pgbench_branches")

@@ -25,8 +25,6 @@ type treeCPU struct {
 	user, sys int64
 }
 
-func (a treeCPU) sub(b treeCPU) treeCPU { return treeCPU{a.user - b.user, a.sys - b.sys} }
-
 // seconds converts clock ticks to seconds.
 func seconds(ticks int64) float64 { return float64(ticks) / clockTicks }
 
