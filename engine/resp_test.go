@@ -48,7 +48,8 @@ func testRedis(t testing.TB) resp.Options {
 	return o
 }
 
-// redisDo sends one command and returns the reply's text.
+// redisDo sends one command and returns the reply's text; an error reply
+// fails the test.
 func redisDo(t testing.TB, o resp.Options, args ...string) string {
 	t.Helper()
 	c, err := resp.Dial(context.Background(), o)
@@ -56,29 +57,13 @@ func redisDo(t testing.TB, o resp.Options, args ...string) string {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.Write(resp.AppendCommand(nil, args...)); err != nil {
+	rc := resp.NewClient(c)
+	rc.SetTimeout(5 * time.Second)
+	text, err := rc.Text(args...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var r resp.Reader
-	var buf []byte
-	tmp := make([]byte, 64<<10)
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	for {
-		n, err := c.Read(tmp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf = append(buf, tmp[:n]...)
-		if m, err := r.Parse(buf); err != nil {
-			t.Fatal(err)
-		} else if m > 0 {
-			v := r.Values()[r.Top()]
-			if v.Kind == resp.KindInt {
-				return fmt.Sprint(v.Int)
-			}
-			return string(v.Bytes)
-		}
-	}
+	return text
 }
 
 // runRESP runs a script with \resp commands (and SQL when pg is needed).

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +21,6 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/matrix"
-	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/workloads"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -160,34 +158,6 @@ func checkSVGFile(t *testing.T, path string, paths []matrix.PlanPath) {
 	}
 }
 
-// testRedisConn is a connection to the test Redis.
-type testRedisConn struct{ net.Conn }
-
-// do sends one command and returns its reply's text.
-func (c *testRedisConn) do(t *testing.T, args ...string) string {
-	t.Helper()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	defer c.SetDeadline(time.Time{})
-	if _, err := c.Write(resp.AppendCommand(nil, args...)); err != nil {
-		t.Fatal(err)
-	}
-	var r resp.Reader
-	var buf []byte
-	tmp := make([]byte, 4096)
-	for {
-		n, err := c.Read(tmp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf = append(buf, tmp[:n]...)
-		if m, err := r.Parse(buf); err != nil {
-			t.Fatal(err)
-		} else if m > 0 {
-			return string(r.Values()[r.Top()].Bytes)
-		}
-	}
-}
-
 // wellFormedSVG parses doc as XML with an svg root element.
 func wellFormedSVG(doc []byte) error {
 	dec := xml.NewDecoder(bytes.NewReader(doc))
@@ -223,7 +193,7 @@ func newMatrixFixture(t *testing.T) *matrixFixture {
 	t.Helper()
 	cfg := needServer(t)
 	f := &matrixFixture{pg: scratchDB(t, cfg, "matrix")}
-	rc, url := scratchRedisDB(t)
+	url, redis := claimRedis(t, matrixClaimKey, 1, 8)
 	f.redis = url
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -232,65 +202,15 @@ func newMatrixFixture(t *testing.T) *matrixFixture {
 		t.Fatal(err)
 	}
 	defer pg.Close(context.Background())
-	if err := workloads.Load(ctx, pg, rc.Conn, workloads.Options{Keys: 1000}); err != nil {
+	if err := workloads.Load(ctx, pg, redis, workloads.Options{Keys: 1000}); err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-// matrixClaimKey marks a Redis database as used by a run of these tests.
+// matrixClaimKey marks a Redis database (1..8) as used by a run of the
+// matrix tests; the workload tests use 9..15.
 const matrixClaimKey = "gbench:matrix-test-claim"
-
-// scratchRedisDB claims a database of the test Redis that no other run of
-// these tests uses, the first of 1..8 whose claim key it can set (the
-// workloads tests use 9..15), and returns a connection to it and its URL.
-// When the test ends it removes the workloads' keys and the claim.
-func scratchRedisDB(t *testing.T) (*testRedisConn, string) {
-	t.Helper()
-	base := os.Getenv("GBENCH_TEST_REDIS")
-	if base == "" {
-		base = "redis://127.0.0.1:6379/0"
-	}
-	o, err := resp.ParseURL(base)
-	if err != nil {
-		t.Fatalf("GBENCH_TEST_REDIS: %v", err)
-	}
-	for db := 1; db <= 8; db++ {
-		o.DB = db
-		c, err := resp.Dial(context.Background(), o)
-		if err != nil {
-			if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-				t.Fatalf("Redis is required (GBENCH_REQUIRE_SERVICES=1): %v", err)
-			}
-			t.Skipf("Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
-		}
-		rc := &testRedisConn{Conn: c}
-		if got := rc.do(t, "SET", matrixClaimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000"); got != "OK" {
-			c.Close()
-			continue
-		}
-		t.Cleanup(func() {
-			if err := workloads.Drop(context.Background(), nil, c); err != nil {
-				t.Error(err)
-			}
-			rc.do(t, "DEL", matrixClaimKey)
-			c.Close()
-		})
-		return rc, redisURLWithDB(base, db)
-	}
-	t.Fatal("every Redis database 1..8 is claimed by another test run")
-	return nil, ""
-}
-
-// redisURLWithDB points a Redis URL at database db.
-func redisURLWithDB(url string, db int) string {
-	if i := strings.LastIndex(url, "/"); i > len("redis://") {
-		if _, err := fmt.Sscan(url[i+1:], new(int)); err == nil {
-			url = url[:i]
-		}
-	}
-	return fmt.Sprintf("%s/%d", strings.TrimSuffix(url, "/"), db)
-}
 
 // TestMatrixRefusesABrokenContract replaces mget with one that drops
 // duplicate keys: the matrix must refuse to measure, exit with status 1

@@ -271,26 +271,18 @@ func redisReply(t *testing.T, c net.Conn, args ...string) resp.Value {
 	t.Helper()
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
 	defer c.SetDeadline(time.Time{})
-	if _, err := c.Write(resp.AppendCommand(nil, args...)); err != nil {
-		t.Fatal(err)
+	rc := resp.NewClient(c)
+	rc.Send(args...)
+	if err := rc.Flush(); err != nil {
+		t.Fatalf("%s: %v", args[0], err)
 	}
-	var r resp.Reader
-	var buf []byte
-	tmp := make([]byte, 4096)
-	for {
-		n, err := c.Read(tmp)
-		if err != nil {
-			t.Fatalf("%s: %v", args[0], err)
-		}
-		buf = append(buf, tmp[:n]...)
-		if m, err := r.Parse(buf); err != nil {
-			t.Fatal(err)
-		} else if m > 0 {
-			v := r.Values()[r.Top()]
-			v.Bytes = slices.Clone(v.Bytes)
-			return v
-		}
+	vals, top, err := rc.Reply()
+	if err != nil {
+		t.Fatalf("%s: %v", args[0], err)
 	}
+	v := vals[top]
+	v.Bytes = slices.Clone(v.Bytes)
+	return v
 }
 
 // redisInt is redisReply for a command with an integer reply.
@@ -303,15 +295,15 @@ func redisInt(t *testing.T, c net.Conn, args ...string) int64 {
 	return v.Int
 }
 
-// claimKey marks a Redis database as used by a run of the workload tests
-// (this package's and package workloads', which use the same key).
+// claimKey marks a Redis database (9..15) as used by a run of the workload
+// tests (this package's and package workloads', which use the same key).
 const claimKey = "gbench:workloads-test-claim"
 
-// claimRedis finds a database among 9..15 of the GBENCH_TEST_REDIS server
-// that no other run of the workload tests uses, and returns its URL and a
-// connection to it. When the test ends it removes the workload keys and
-// the claim.
-func claimRedis(t *testing.T) (string, net.Conn) {
+// claimRedis finds a database among first..last of the GBENCH_TEST_REDIS
+// server that no other run of the tests claims with key, and returns its
+// URL and a connection to it. When the test ends it removes the workload
+// keys and the claim.
+func claimRedis(t *testing.T, key string, first, last int) (string, net.Conn) {
 	t.Helper()
 	base := os.Getenv("GBENCH_TEST_REDIS")
 	if base == "" {
@@ -320,7 +312,7 @@ func claimRedis(t *testing.T) (string, net.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
-		for db := 9; db <= 15; db++ {
+		for db := first; db <= last; db++ {
 			u := withRedisDB(t, base, db)
 			o, err := resp.ParseURL(u)
 			if err != nil {
@@ -333,7 +325,7 @@ func claimRedis(t *testing.T) (string, net.Conn) {
 				}
 				t.Skipf("Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
 			}
-			if redisReply(t, c, "SET", claimKey, strconv.Itoa(os.Getpid()), "NX", "PX", "300000").Kind == resp.KindNull {
+			if redisReply(t, c, "SET", key, strconv.Itoa(os.Getpid()), "NX", "PX", "300000").Kind == resp.KindNull {
 				c.Close()
 				continue
 			}
@@ -341,14 +333,14 @@ func claimRedis(t *testing.T) (string, net.Conn) {
 				if err := workloads.Drop(context.Background(), nil, c); err != nil {
 					t.Error(err)
 				}
-				redisReply(t, c, "DEL", claimKey)
+				redisReply(t, c, "DEL", key)
 				c.Close()
 			})
 			return u, c
 		}
 		time.Sleep(time.Second)
 	}
-	t.Fatal("every Redis database 9..15 is claimed by another run of the tests")
+	t.Fatalf("every Redis database %d..%d is claimed by another run of the tests", first, last)
 	return "", nil
 }
 
@@ -372,7 +364,7 @@ func TestWorkloadsRun(t *testing.T) {
 	t.Parallel()
 	cfg := needServer(t)
 	conninfo := scratchDB(t, cfg, "workloads")
-	redisURL, redis := claimRedis(t)
+	redisURL, redis := claimRedis(t, claimKey, 9, 15)
 	ctx := context.Background()
 	pg, err := pgconn.Connect(ctx, conninfo)
 	if err != nil {
