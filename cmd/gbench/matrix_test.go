@@ -28,7 +28,7 @@ import (
 // readMatrixFile reads a matrix result or fails the test.
 func readMatrixFile(t *testing.T, path string) *matrix.Result {
 	t.Helper()
-	r, err := readMatrix(path)
+	r, err := readFile(path, matrix.Read)
 	if err != nil {
 		t.Fatal(err)
 	}

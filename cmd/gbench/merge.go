@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gbench/gbench/engine/report"
 	"github.com/spf13/pflag"
@@ -33,7 +32,7 @@ func runMerge(env *Env, args []string) int {
 	}
 	var in []*report.Result
 	for _, name := range fs.Args() {
-		r, err := readResult(name)
+		r, err := readFile(name, report.ReadResult)
 		if err != nil {
 			return fail(env, err)
 		}
@@ -50,20 +49,6 @@ func runMerge(env *Env, args []string) int {
 		return fail(env, err)
 	}
 	return exitOK
-}
-
-// readResult reads one JSON result file.
-func readResult(name string) (*report.Result, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("could not open file \"%s\": %v", name, unwrapPathError(err))
-	}
-	defer f.Close()
-	r, err := report.ReadResult(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return r, nil
 }
 
 // rename puts the file names into a merge error, which numbers inputs.

@@ -111,6 +111,21 @@ func createFile(path string) (*os.File, error) {
 	return f, nil
 }
 
+// readFile opens name and decodes it with read, naming the file in errors.
+func readFile[T any](name string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("could not open file \"%s\": %v", name, unwrapPathError(err))
+	}
+	defer f.Close()
+	r, err := read(f)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
+}
+
 // writeTo writes with write to standard output when path is "-", otherwise
 // to the file path.
 func writeTo(stdout io.Writer, path string, write func(io.Writer) error) error {

@@ -38,7 +38,7 @@ func runReport(env *Env, args []string) int {
 		return fail(env, &usageError{msg: "expected one result file (gbench matrix's JSON)", hint: true})
 	}
 	name := fs.Arg(0)
-	res, err := readMatrix(name)
+	res, err := readFile(name, matrix.Read)
 	if err == nil {
 		err = reportable(name, res, *partial)
 	}
@@ -54,20 +54,6 @@ func runReport(env *Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stderr, "gbench report: wrote %s and %d charts\n", filepath.Join(dir, reportFile), len(report.MatrixCharts(res)))
 	return exitOK
-}
-
-// readMatrix reads a matrix result file.
-func readMatrix(name string) (*matrix.Result, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("could not open file \"%s\": %v", name, unwrapPathError(err))
-	}
-	defer f.Close()
-	r, err := matrix.Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return r, nil
 }
 
 // reportable refuses results a report would misrepresent.
