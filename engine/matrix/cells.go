@@ -2,6 +2,8 @@ package matrix
 
 import (
 	"slices"
+
+	"github.com/gbench/gbench/engine/series"
 )
 
 // Cell sums up the valid samples of one path, key count and connection
@@ -83,20 +85,8 @@ func (r *Result) cell(path string, keys, conns int) Cell {
 	return c
 }
 
-// Median returns the median of xs, the mean of the two middle values for
-// an even count, 0 for none. xs is not modified.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
-}
+// Median returns the median of xs (series.Median).
+func Median(xs []float64) float64 { return series.Median(xs) }
 
 // Missing returns how many planned samples the result lacks or holds as
 // failed or interrupted.

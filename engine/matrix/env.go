@@ -1,17 +1,15 @@
 package matrix
 
 import (
-	"bufio"
 	"context"
 	"net"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/runenv"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -19,63 +17,9 @@ import (
 func machine(c *Config) Environment {
 	return Environment{
 		Gbench: c.Gbench, Go: runtime.Version(), Command: c.Command, Variables: c.Variables,
-		OS: uname(), CPU: MachineCPU{Model: cpuModel(), Count: runtime.NumCPU()},
-		LoadStart: loadAverage(),
+		OS: runenv.Uname(), CPU: MachineCPU{Model: runenv.CPUModel(), Count: runtime.NumCPU()},
+		LoadStart: runenv.LoadAverage(),
 	}
-}
-
-// uname returns the kernel's name, release, version and machine.
-func uname() OS {
-	var u syscall.Utsname
-	if err := syscall.Uname(&u); err != nil {
-		return OS{Sysname: runtime.GOOS, Machine: runtime.GOARCH}
-	}
-	return OS{Sysname: utsString(u.Sysname[:]), Release: utsString(u.Release[:]),
-		Version: utsString(u.Version[:]), Machine: utsString(u.Machine[:])}
-}
-
-// utsString converts a NUL-terminated utsname field.
-func utsString[T int8 | uint8](f []T) string {
-	b := make([]byte, 0, len(f))
-	for _, c := range f {
-		if c == 0 {
-			break
-		}
-		b = append(b, byte(c))
-	}
-	return string(b)
-}
-
-// cpuModel is the first "model name" of /proc/cpuinfo, or "" elsewhere.
-func cpuModel() string {
-	f, err := os.Open(procRoot + "/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
-
-// loadAverage returns the 1, 5 and 15 minute load averages; zeros when
-// /proc/loadavg is unreadable.
-func loadAverage() []float64 {
-	out := []float64{0, 0, 0}
-	b, err := os.ReadFile(procRoot + "/loadavg")
-	if err != nil {
-		return out
-	}
-	for i, f := range strings.Fields(string(b)) {
-		if i < 3 {
-			out[i], _ = strconv.ParseFloat(f, 64)
-		}
-	}
-	return out
 }
 
 // pgSettings are the PostgreSQL settings a result records.

@@ -11,6 +11,7 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -124,7 +125,7 @@ func (r *runner) logf(format string, args ...any) {
 // average brought up to date.
 func (r *runner) save() error {
 	r.res.End = r.cfg.Now()
-	r.res.Environment.LoadEnd = loadAverage()
+	r.res.Environment.LoadEnd = runenv.LoadAverage()
 	if r.cfg.Save == nil {
 		return nil
 	}

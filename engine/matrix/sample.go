@@ -12,6 +12,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
@@ -94,7 +95,7 @@ func (r *runner) runSample(ctx context.Context, i int, sl slot) Sample {
 	fillSample(&s, res, m.probeCPU)
 	s.Error = sampleError(res, errOut.String())
 	s.Server = m.end(context.WithoutCancel(ctx), s.Requests+s.Failures)
-	s.Load1 = loadAverage()[0]
+	s.Load1 = runenv.LoadAverage()[0]
 	return s
 }
 

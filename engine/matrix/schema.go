@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/gbench/gbench/engine/runenv"
 )
 
 // Schema identifies the layout of Result; Read refuses others.
@@ -213,12 +215,7 @@ type Environment struct {
 }
 
 // OS is uname's answer.
-type OS struct {
-	Sysname string `json:"sysname"`
-	Release string `json:"release"`
-	Version string `json:"version"`
-	Machine string `json:"machine"`
-}
+type OS = runenv.OS
 
 // MachineCPU describes the processors.
 type MachineCPU struct {
