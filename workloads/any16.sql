@@ -1,5 +1,5 @@
 -- any16.sql: read the fixed keys 1..16 as in the reference matrix,
--- with one SELECT id, v FROM items WHERE id = ANY($1).
+-- with one SELECT id, v FROM gbench.items WHERE id = ANY($1).
 --
 -- Measures: the prepared-SQL path: one statement, 16 rows back in no particular order
 --   (the client puts them in request order, as the contract check does).
@@ -7,4 +7,4 @@
 -- Needs: the dataset (dataset.sql; gbench sandbox loads it). Meant for -M prepared,
 --   the reference's mode; simple and extended mode work too.
 \set keys range(1, 16)
-SELECT id, v FROM items WHERE id = ANY(:keys);
+SELECT id, v FROM gbench.items WHERE id = ANY(:keys);

@@ -1,15 +1,15 @@
 -- coldfill-sql.sql: cache-aside over an UNLOGGED PostgreSQL table that starts empty:
--- read one random item from items_cache; on a miss copy the row from items into the
+-- read one random item from gbench.items_cache; on a miss copy the row from gbench.items into the
 -- cache (INSERT ... SELECT ... RETURNING v, so the client gets the value).
 --
 -- Measures: how fast a cold PostgreSQL cache table fills and how throughput climbs as
 --   the hit rate rises; watch it with -P 1. A miss costs two statements, a hit one.
 -- Run:   gbench -n -M prepared -f workloads/coldfill-sql.sql -D items=4096 -c 64 -T 10 -P 1 DBNAME
 -- Needs: the dataset (dataset.sql) with items_cache empty: loading empties it
---   (TRUNCATE items_cache to start cold again). -D items=N: the number of rows loaded.
+--   (TRUNCATE gbench.items_cache to start cold again). -D items=N: the number of rows loaded.
 \set k random(1, :items)
 \set hit 0
-SELECT 1 AS hit, v FROM items_cache WHERE id = :k \aset
+SELECT 1 AS hit, v FROM gbench.items_cache WHERE id = :k \aset
 \if :hit = 0
-INSERT INTO items_cache SELECT id, v FROM items WHERE id = :k ON CONFLICT (id) DO NOTHING RETURNING v;
+INSERT INTO gbench.items_cache SELECT id, v FROM gbench.items WHERE id = :k ON CONFLICT (id) DO NOTHING RETURNING v;
 \endif

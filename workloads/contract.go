@@ -101,7 +101,7 @@ func Contract(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
 func checkDataset(ctx context.Context, pg *pgconn.PgConn) (int64, error) {
 	const sql = `SELECT count(*) FILTER (WHERE id >= 1 AND v IS NOT NULL), max(id),
        count(*) FILTER (WHERE id IN (-1, -2) AND v IS NULL), count(*) FILTER (WHERE id = 0)
-FROM items`
+FROM ` + ItemsTable
 	res, err := pg.Exec(ctx, sql).ReadAll()
 	if err != nil {
 		return 0, fmt.Errorf("workloads: contract: the dataset is not loaded (run Load): %w", ctxErr(ctx, err))

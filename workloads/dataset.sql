@@ -1,34 +1,89 @@
--- dataset.sql: the tables, functions and data that every workload here reads.
--- Not a benchmark script: run it with psql (or let gbench load it, below).
+-- dataset.sql: the schema, tables and functions that every workload here reads.
+-- Not a benchmark script: gbench loads it (gbench sandbox, gbench matrix --load), or run
+-- it with psql (below).
 --
--- Defines (idempotent: safe to run again, it never drops data):
---   items(id bigint PRIMARY KEY, v text)   the data: ids 1..N hold item_value(id, size);
---                                          ids -1 and -2 hold NULL values, for the contract
---                                          check only (reads use ids >= 1); id 0 is absent.
---   items_cache  UNLOGGED, empty           the cache table of coldfill-sql.sql
---   kv           UNLOGGED, keys 1..K       the table of the kv-*-sql.sql get/set workloads
---   item_value(id, size)                   the deterministic value of a row
---   mget(bigint[]) RETURNS json            the values of the keys as one JSON array, in
---                                          request order, duplicates kept, null for a
---                                          missing key or a NULL value
---   load_dataset(n_items, value_size, n_kv)  empties the three tables and fills them
+-- Everything lives in the schema gbench, and every object carries a comment starting
+-- with "gbench dataset": that is how gbench knows what it created. The file first
+-- checks that the schema gbench either does not exist or is gbench's own and holds
+-- nothing else, and stops with an error otherwise (one transaction: nothing changes).
+-- Run again, it keeps the data; gbench.load_dataset replaces it.
 --
--- Load by hand (the Redis side as the keys item:<id> and kv:<k>, same values):
---   psql -f workloads/dataset.sql -c 'CALL load_dataset(4096, 128, 100000)' \
---        -c 'VACUUM (FREEZE, ANALYZE) items, items_cache, kv'
---   redis-cli --scan --pattern 'cache:*' | xargs -r redis-cli unlink
---   psql -Atc "SELECT 'SET item:' || id || ' ' || v FROM items WHERE v IS NOT NULL
---              UNION ALL SELECT 'SET kv:' || k || ' ' || v FROM kv" | redis-cli --pipe
--- or let gbench do it: "gbench sandbox" loads throwaway servers, and the Go function
--- workloads.Load loads any pair of servers (it also removes stale item:*/kv:* keys).
+-- Defines:
+--   gbench.items(id bigint PRIMARY KEY, v text)  the data: ids 1..N hold item_value(id, size);
+--                                        ids -1 and -2 hold NULL values, for the contract
+--                                        check only (reads use ids >= 1); id 0 is absent.
+--   gbench.items_cache  UNLOGGED, empty  the cache table of coldfill-sql.sql
+--   gbench.kv    UNLOGGED, keys 1..K     the table of the kv-*-sql.sql get/set workloads
+--   gbench.item_value(id, size)          the deterministic value of a row
+--   gbench.mget(bigint[]) RETURNS json   the values of the keys as one JSON array, in
+--                                        request order, duplicates kept, null for a
+--                                        missing key or a NULL value
+--   gbench.load_dataset(n_items, value_size, n_kv)  empties the three tables, fills them
+--                                        and records the sizes in the schema's comment
+-- In Redis the same values are the keys gbench:item:<id> and gbench:kv:<k>, the cold-fill
+-- cache is gbench:cache:<id>, and the hash gbench:dataset marks the database as loaded.
+--
+-- Loaded by gbench sandbox, gbench matrix --load and the Go function workloads.Load. By
+-- hand, PostgreSQL alone:
+--   psql -v ON_ERROR_STOP=1 -f workloads/dataset.sql -c 'CALL gbench.load_dataset(4096, 128, 100000)' \
+--        -c 'VACUUM (FREEZE, ANALYZE) gbench.items, gbench.items_cache, gbench.kv' DBNAME
 
-CREATE TABLE IF NOT EXISTS items (id bigint PRIMARY KEY, v text);
-CREATE UNLOGGED TABLE IF NOT EXISTS items_cache (id bigint PRIMARY KEY, v text NOT NULL);
-CREATE UNLOGGED TABLE IF NOT EXISTS kv (k bigint PRIMARY KEY, v text NOT NULL);
+BEGIN;
 
-CREATE OR REPLACE FUNCTION item_value(id bigint, size int) RETURNS text
+-- The ownership check. An object is gbench's when its comment starts with
+-- "gbench dataset"; the objects of a schema are those that depend on it, plus
+-- the indexes of its tables.
+DO $check$
+DECLARE
+    foreign_objects text;
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_namespace
+               WHERE nspname = 'gbench'
+                 AND coalesce(pg_catalog.obj_description(oid, 'pg_namespace'), '') NOT LIKE 'gbench dataset%') THEN
+        RAISE EXCEPTION 'schema "gbench" exists and gbench did not create it: it has no "gbench dataset" comment'
+            USING HINT = 'Nothing was changed. Rename the schema (ALTER SCHEMA gbench RENAME TO ...), or load into another database.';
+    END IF;
+    SELECT string_agg(o.name, ', ' ORDER BY o.name) INTO foreign_objects
+    FROM (SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS name,
+                 pg_catalog.obj_description(d.objid, d.classid::regclass::name) AS comment
+          FROM pg_catalog.pg_depend AS d JOIN pg_catalog.pg_namespace AS n ON n.oid = d.refobjid
+          WHERE d.refclassid = 'pg_catalog.pg_namespace'::regclass AND n.nspname = 'gbench'
+          UNION ALL
+          SELECT pg_catalog.pg_describe_object('pg_catalog.pg_class'::regclass, c.oid, 0),
+                 pg_catalog.obj_description(c.oid, 'pg_class')
+          FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'gbench' AND c.relkind IN ('i', 'I')) AS o
+    WHERE coalesce(o.comment, '') NOT LIKE 'gbench dataset%';
+    IF foreign_objects IS NOT NULL THEN
+        RAISE EXCEPTION 'schema "gbench" holds objects gbench did not create: %', foreign_objects
+            USING HINT = 'Nothing was changed. Move them to another schema or drop them.';
+    END IF;
+END
+$check$;
+
+CREATE SCHEMA IF NOT EXISTS gbench;
+DO $mark$
+BEGIN
+    IF coalesce(pg_catalog.obj_description('gbench'::regnamespace, 'pg_namespace'), '') NOT LIKE 'gbench dataset%' THEN
+        COMMENT ON SCHEMA gbench IS 'gbench dataset: created by gbench, not loaded yet';
+    END IF;
+END
+$mark$;
+
+CREATE TABLE IF NOT EXISTS gbench.items (id bigint PRIMARY KEY, v text);
+CREATE UNLOGGED TABLE IF NOT EXISTS gbench.items_cache (id bigint PRIMARY KEY, v text NOT NULL);
+CREATE UNLOGGED TABLE IF NOT EXISTS gbench.kv (k bigint PRIMARY KEY, v text NOT NULL);
+COMMENT ON TABLE gbench.items IS 'gbench dataset: the items every read workload reads';
+COMMENT ON TABLE gbench.items_cache IS 'gbench dataset: the cache table of coldfill-sql.sql';
+COMMENT ON TABLE gbench.kv IS 'gbench dataset: the table of the kv-*-sql.sql workloads';
+COMMENT ON INDEX gbench.items_pkey IS 'gbench dataset';
+COMMENT ON INDEX gbench.items_cache_pkey IS 'gbench dataset';
+COMMENT ON INDEX gbench.kv_pkey IS 'gbench dataset';
+
+CREATE OR REPLACE FUNCTION gbench.item_value(id bigint, size int) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT rpad(id || '-', size, md5(id::text)) $$;
+COMMENT ON FUNCTION gbench.item_value(bigint, int) IS 'gbench dataset: the value of an item';
 
 -- One query. WITH ORDINALITY numbers the keys and the nested loop over the
 -- primary key keeps their order, so ORDER BY k.ord costs no sort (json_agg
@@ -39,29 +94,36 @@ AS $$ SELECT rpad(id || '-', size, md5(id::text)) $$;
 -- the plan cache would otherwise judge a custom plan cheaper and plan every
 -- call. Measured server time per call (docs/workloads.md): 1 key 14us
 -- (LANGUAGE sql 90us, custom plans 50us), 64 keys 95-125us (sql 200-240us).
-CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json
+CREATE OR REPLACE FUNCTION gbench.mget(keys bigint[]) RETURNS json
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
     RETURN array_to_json(ARRAY(
         SELECT i.v
         FROM unnest(keys) WITH ORDINALITY AS k(id, ord)
-        LEFT JOIN items AS i ON i.id = k.id
+        LEFT JOIN gbench.items AS i ON i.id = k.id
         ORDER BY k.ord));
 END
 $$;
+COMMENT ON FUNCTION gbench.mget(bigint[]) IS 'gbench dataset: the values of keys as one JSON array, in request order';
 
-CREATE OR REPLACE PROCEDURE load_dataset(n_items int DEFAULT 4096, value_size int DEFAULT 128, n_kv int DEFAULT 100000)
+CREATE OR REPLACE PROCEDURE gbench.load_dataset(n_items int DEFAULT 4096, value_size int DEFAULT 128, n_kv int DEFAULT 100000)
 LANGUAGE plpgsql AS $$
 BEGIN
     IF n_items < 128 OR value_size < 1 OR n_kv < 1 THEN
         RAISE EXCEPTION 'load_dataset(%, %, %): need at least 128 items, 1-byte values and 1 kv key',
             n_items, value_size, n_kv;
     END IF;
-    TRUNCATE items, items_cache, kv;
-    INSERT INTO items SELECT g, item_value(g, value_size) FROM generate_series(1, n_items) AS g;
-    INSERT INTO items VALUES (-1, NULL), (-2, NULL);
-    INSERT INTO kv SELECT g, item_value(g, value_size) FROM generate_series(1, n_kv) AS g;
-    ANALYZE items, items_cache, kv;
+    TRUNCATE gbench.items, gbench.items_cache, gbench.kv;
+    INSERT INTO gbench.items SELECT g, gbench.item_value(g, value_size) FROM generate_series(1, n_items) AS g;
+    INSERT INTO gbench.items VALUES (-1, NULL), (-2, NULL);
+    INSERT INTO gbench.kv SELECT g, gbench.item_value(g, value_size) FROM generate_series(1, n_kv) AS g;
+    ANALYZE gbench.items, gbench.items_cache, gbench.kv;
+    EXECUTE format('COMMENT ON SCHEMA gbench IS %L',
+        format('gbench dataset: %s items of %s bytes, %s kv keys, loaded %s',
+               n_items, value_size, n_kv, to_char(now(), 'YYYY-MM-DD HH24:MI:SS TZH:TZM')));
 END
 $$;
+COMMENT ON PROCEDURE gbench.load_dataset(int, int, int) IS 'gbench dataset: empties and fills the tables';
+
+COMMIT;

@@ -16,11 +16,20 @@
 //
 //	err := workloads.Load(ctx, pgConn, redisConn, workloads.Options{}) // 4096 items of 128 bytes
 //
-// items(id, v) holds Value(id, ValueSize) for ids 1..Items, and the Redis
-// keys item:<id> the same values; ids -1 and -2 have NULL values (no Redis
-// key) and id 0 exists nowhere, for the contract check only. items_cache
-// and the cache:* keys start empty for the cold fills; kv and kv:* hold
-// keys 1..Keys for the get/set comparison.
+// Everything lives apart from the user's objects: in PostgreSQL in the
+// schema gbench (Schema), in Redis under the prefix "gbench:" (KeyPrefix).
+// gbench.items(id, v) holds Value(id, ValueSize) for ids 1..Items, and the
+// Redis keys gbench:item:<id> the same values; ids -1 and -2 have NULL
+// values (no Redis key) and id 0 exists nowhere, for the contract check
+// only. gbench.items_cache and the gbench:cache:* keys start empty for the
+// cold fills; gbench.kv and gbench:kv:* hold keys 1..Keys for the get/set
+// comparison.
+//
+// Every PostgreSQL object of the dataset carries a comment starting with
+// Marker, and the Redis hash MarkerKey marks a loaded database. Inspect
+// reads them; Load and Drop refuse, changing nothing and wrapping
+// ErrForeign, when the schema or the prefixes hold what gbench did not
+// create, and LoadLog says what it replaces before it does.
 //
 // # Read paths and the contract
 //

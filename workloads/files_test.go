@@ -147,7 +147,7 @@ func TestPathScriptsMatchFiles(t *testing.T) {
 // TestDatasetFileIsNotAWorkload: Text serves it, Workloads does not list it.
 func TestDatasetFileIsNotAWorkload(t *testing.T) {
 	text, err := Text(DatasetFile)
-	if err != nil || !strings.Contains(text, "CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json") {
+	if err != nil || !strings.Contains(text, "CREATE OR REPLACE FUNCTION gbench.mget(keys bigint[]) RETURNS json") {
 		t.Fatalf("Text(%q): %v", DatasetFile, err)
 	}
 	if _, err := Text("nope.sql"); err == nil || !strings.Contains(err.Error(), `"nope.sql"`) {

@@ -5,16 +5,16 @@
 -- Measures: a read-mostly cache on Redis; -r shows the get and set latencies apart.
 --   Compare with kv-mixed-sql.sql.
 -- Run:   gbench -f workloads/kv-mixed-resp.sql -D keys=100000 --resp redis://127.0.0.1:6379/0 -c 64 -T 10 -r
--- Needs: the keys kv:1..kv:K in Redis: -D keys=K must be the count loaded (100000 by
+-- Needs: the keys gbench:kv:1..gbench:kv:K in Redis: -D keys=K must be the count loaded (100000 by
 --   default; gbench sandbox sets it).
 \if random(1, 100) <= 80
 \set k random(1, :keys * 5 / 4)
-\resp GET kv::k
+\resp GET gbench:kv::k
 \else
 \if random(1, 100) <= 10
 \set k random(1, :keys)
 \else
 \set k random(1000000000001, 9000000000000000000)
 \endif
-\resp SET kv::k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+\resp SET gbench:kv::k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 \endif

@@ -9,12 +9,12 @@
 --   default; gbench sandbox sets it).
 \if random(1, 100) <= 80
 \set k random(1, :keys * 5 / 4)
-SELECT v FROM kv WHERE k = :k;
+SELECT v FROM gbench.kv WHERE k = :k;
 \else
 \if random(1, 100) <= 10
 \set k random(1, :keys)
 \else
 \set k random(1000000000001, 9000000000000000000)
 \endif
-INSERT INTO kv VALUES (:k, '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef') ON CONFLICT (k) DO UPDATE SET v = excluded.v;
+INSERT INTO gbench.kv VALUES (:k, '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef') ON CONFLICT (k) DO UPDATE SET v = excluded.v;
 \endif

@@ -3,7 +3,7 @@
 --
 -- Measures: a cache set on Redis: one SET. Compare with kv-set-sql.sql.
 -- Run:   gbench -f workloads/kv-set-resp.sql -D keys=100000 --resp redis://127.0.0.1:6379/0 -c 64 -T 10
--- Needs: the keys kv:1..kv:K in Redis: -D keys=K must be the count loaded (100000 by
+-- Needs: the keys gbench:kv:1..gbench:kv:K in Redis: -D keys=K must be the count loaded (100000 by
 --   default; gbench sandbox sets it). New keys are above 1000000000000, so they do not
 --   change the hit rate of the gets; Redis grows until the next load.
 \if random(1, 100) <= 10
@@ -11,4 +11,4 @@
 \else
 \set k random(1000000000001, 9000000000000000000)
 \endif
-\resp SET kv::k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+\resp SET gbench:kv::k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,25 +79,41 @@ func or(v, def int) int {
 	return v
 }
 
-// Load makes the dataset of every workload exist exactly as o describes, in
-// PostgreSQL when pg is not nil and in Redis when redis is not nil; running
-// it again is safe and gives the same state.
-//
-// In PostgreSQL it runs dataset.sql (tables items, items_cache and kv, the
-// functions item_value and mget, the procedure load_dataset), refills the
-// tables server-side with generate_series, and vacuums them. In Redis, whose
-// database is the one redis was dialed to (resp.Dial selects it), it removes
-// the keys a previous load or run left (item:* and kv:* outside the loaded
-// ranges, every cache:* key), then sets item:1..item:Items and
-// kv:1..kv:Keys with pipelined MSETs. Nothing else is touched.
-//
-// The two servers load concurrently. The caller keeps ownership of both
-// connections, which must not be in use elsewhere during the call; redis
-// gets its deadline cleared when Load returns. After an error, other than
-// one for invalid options or a ctx that had already ended, a connection may
-// be out of step with its server (pgconn closes it when ctx ends during a
-// query): close both.
+// Load is LoadLog without a log.
 func Load(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options) error {
+	return LoadLog(ctx, pg, redis, o, nil)
+}
+
+// LoadLog makes the dataset of every workload exist exactly as o
+// describes, in PostgreSQL when pg is not nil and in Redis when redis is
+// not nil; running it again is safe and gives the same state.
+//
+// It first looks at both servers (Inspect) and changes nothing on either
+// when one holds, where the dataset goes, something gbench did not create:
+// the error then wraps ErrForeign. Otherwise it writes to log what it is
+// about to replace (or that there is nothing to replace), then progress
+// lines in the manner of pgbench -i and a "done in" line; a nil log
+// writes nothing. Lines from the two servers, which load concurrently, are
+// whole but interleaved.
+//
+// In PostgreSQL it runs dataset.sql (the schema gbench: tables items,
+// items_cache and kv, the functions item_value and mget, the procedure
+// load_dataset, each marked with a comment), refills the tables
+// server-side with generate_series, and vacuums them. In Redis, whose
+// database is the one redis was dialed to (resp.Dial selects it), it
+// writes the hash MarkerKey, removes the keys a previous load or run left
+// (gbench:item:* and gbench:kv:* outside the loaded ranges, every
+// gbench:cache:* key), sets gbench:item:1..Items and gbench:kv:1..Keys
+// with pipelined MSETs, and records the time in MarkerKey. Nothing else is
+// touched.
+//
+// The caller keeps ownership of both connections, which must not be in use
+// elsewhere during the call; redis gets its deadline cleared when LoadLog
+// returns. After an error, other than one for invalid options, a foreign
+// object or a ctx that had already ended, a connection may be out of step
+// with its server (pgconn closes it when ctx ends during a query): close
+// both. A write error on log is returned after the load.
+func LoadLog(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options, log io.Writer) error {
 	o, err := o.withDefaults()
 	if err != nil {
 		return err
@@ -105,56 +124,172 @@ func Load(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options) err
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("workloads: %w", err)
 	}
-	var errPG, errRedis error
-	var wg sync.WaitGroup
-	if pg != nil {
-		wg.Go(func() { errPG = loadPostgres(ctx, pg, o) })
-	}
-	if redis != nil {
-		wg.Go(func() { errRedis = loadRedis(ctx, resp.NewClient(redis), o) })
-	}
-	wg.Wait()
-	return errors.Join(errPG, errRedis)
-}
-
-// loadPostgres creates the schema and fills the tables.
-func loadPostgres(ctx context.Context, pg *pgconn.PgConn, o Options) error {
-	schema, err := Text(DatasetFile)
+	found, err := Inspect(ctx, pg, redis)
 	if err != nil {
 		return err
 	}
-	for _, sql := range []string{
-		schema,
-		fmt.Sprintf("CALL load_dataset(%d, %d, %d)", o.Items, o.ValueSize, o.Keys),
-		"VACUUM (FREEZE, ANALYZE) items, items_cache, kv", // alone: VACUUM refuses a transaction block
-	} {
-		if _, err := pg.Exec(ctx, sql).ReadAll(); err != nil {
-			return fmt.Errorf("workloads: loading PostgreSQL: %w", ctxErr(ctx, err))
-		}
+	lg := &loadLog{w: log}
+	for _, e := range found {
+		lg.printf("%s", strings.TrimSuffix(e.Describe(), "\n"))
 	}
-	return nil
+	start := time.Now()
+	var errPG, errRedis error
+	var tookPG, tookRedis string
+	var wg sync.WaitGroup
+	if pg != nil {
+		wg.Go(func() { tookPG, errPG = loadPostgres(ctx, pg, o, !found[0].Found, lg) })
+	}
+	if redis != nil {
+		wg.Go(func() { tookRedis, errRedis = loadRedis(ctx, resp.NewClient(redis), o, lg) })
+	}
+	wg.Wait()
+	if errPG == nil && errRedis == nil {
+		took := strings.Join(slices.DeleteFunc([]string{tookPG, tookRedis}, func(s string) bool { return s == "" }), "; ")
+		lg.printf("done in %.2f s (%s).", time.Since(start).Seconds(), took)
+	}
+	return errors.Join(errPG, errRedis, lg.err)
 }
 
-// loadRedis removes stale keys and sets the items and kv keys.
-func loadRedis(ctx context.Context, rc *resp.Client, o Options) error {
+// Describe says what a load replaces on e's server, in lines that end in
+// a newline: a heading, then one indented line per item of e.Replaced.
+func (e Existing) Describe() string {
+	if !e.Found {
+		what := "no schema " + Schema
+		if e.Server == "Redis" {
+			what = "no key of the dataset (" + KeyPrefix + "*)"
+		}
+		return fmt.Sprintf("%s: %s: nothing to replace\n", e.Server, what)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: replacing the dataset (%s):\n", e.Server, e.Loaded)
+	for _, r := range e.Replaced {
+		fmt.Fprintf(&b, "  %s\n", r)
+	}
+	return b.String()
+}
+
+// loadLog writes LoadLog's lines; both servers' loaders share it.
+type loadLog struct {
+	mu  sync.Mutex
+	w   io.Writer // nil: no log
+	err error     // the first write error
+}
+
+// printf writes one line.
+func (l *loadLog) printf(format string, args ...any) {
+	if l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		_, l.err = fmt.Fprintf(l.w, format+"\n", args...)
+	}
+}
+
+// step runs one step of a server's load: its line, then f, timed into
+// took.
+func (l *loadLog) step(server, line, name string, took *[]string, f func() error) error {
+	l.printf("%s: %s", server, line)
+	start := time.Now()
+	err := f()
+	*took = append(*took, fmt.Sprintf("%s %.2f s", name, time.Since(start).Seconds()))
+	return err
+}
+
+// loadPostgres creates the schema (fresh: it does not exist yet) and fills
+// the tables. It returns the steps' times.
+func loadPostgres(ctx context.Context, pg *pgconn.PgConn, o Options, fresh bool, lg *loadLog) (string, error) {
+	schema, err := Text(DatasetFile)
+	if err != nil {
+		return "", err
+	}
+	tables := make([]string, len(datasetTables))
+	for i, t := range datasetTables {
+		tables[i] = Schema + "." + t
+	}
+	create := "creating the schema " + Schema + ", its tables and functions..."
+	if !fresh {
+		create = "checking the schema " + Schema + ", redefining its functions..."
+	}
+	var took []string
+	for _, s := range []struct{ line, name, sql string }{
+		{create, "create", schema},
+		{"generating data (server-side)...", "server-side generate",
+			fmt.Sprintf("CALL %s.load_dataset(%d, %d, %d)", Schema, o.Items, o.ValueSize, o.Keys)},
+		{"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}, // alone: VACUUM refuses a transaction block
+	} {
+		err := lg.step("PostgreSQL", s.line, s.name, &took, func() error {
+			_, err := pg.Exec(ctx, s.sql).ReadAll()
+			return err
+		})
+		if err != nil {
+			return "", fmt.Errorf("workloads: loading PostgreSQL: %w", ctxErr(ctx, err))
+		}
+	}
+	return "PostgreSQL: " + strings.Join(took, ", "), nil
+}
+
+// progressEvery is how many keys go between two progress lines, as
+// pgbench -i reports every 100000 rows.
+const progressEvery = 100000
+
+// loadRedis marks the database, removes stale keys and sets the items and
+// kv keys. It returns the steps' times.
+func loadRedis(ctx context.Context, rc *resp.Client, o Options, lg *loadLog) (string, error) {
 	defer rc.Bind(ctx)()
-	err := unlinkMatching(rc, itemPrefix+"*", outside(itemPrefix, o.Items))
+	var took []string
+	err := lg.step("Redis", "removing old keys...", "remove", &took, func() error {
+		if err := setMarker(rc, o); err != nil {
+			return err
+		}
+		return unlinkMatching(rc, KeyPrefix+"*", stale(o))
+	})
 	if err == nil {
-		err = unlinkMatching(rc, kvPrefix+"*", outside(kvPrefix, o.Keys))
+		err = lg.step("Redis", "setting keys...", "set", &took, func() error { return setKeys(rc, o, lg) })
 	}
 	if err == nil {
-		err = unlinkMatching(rc, cachePrefix+"*", func(string) bool { return true })
-	}
-	if err == nil {
-		err = mset(rc, itemPrefix, 1, int64(o.Items), o.ValueSize)
-	}
-	if err == nil {
-		err = mset(rc, kvPrefix, 1, int64(o.Keys), o.ValueSize)
+		_, _, err = rc.Call("HSET", MarkerKey, markerLoaded, time.Now().Format("2006-01-02 15:04:05 -07:00"))
 	}
 	if err != nil {
-		return fmt.Errorf("workloads: loading Redis: %w", ctxErr(ctx, err))
+		return "", fmt.Errorf("workloads: loading Redis: %w", ctxErr(ctx, err))
 	}
-	return nil
+	return "Redis: " + strings.Join(took, ", "), nil
+}
+
+// setKeys sets the items and the kv keys, writing a progress line every
+// progressEvery keys and at the end.
+func setKeys(rc *resp.Client, o Options, lg *loadLog) error {
+	total := int64(o.Items) + int64(o.Keys)
+	start, set, next := time.Now(), int64(0), int64(progressEvery)
+	done := func(n int64) error {
+		if set += n; set >= next || set == total {
+			elapsed := time.Since(start).Seconds()
+			lg.printf("Redis: %d of %d keys (%d%%) done (elapsed %.2f s, remaining %.2f s)",
+				set, total, set*100/total, elapsed, float64(total-set)*elapsed/float64(set))
+			next = (set/progressEvery + 1) * progressEvery
+		}
+		return nil
+	}
+	if err := mset(rc, itemPrefix, 1, int64(o.Items), o.ValueSize, done); err != nil {
+		return err
+	}
+	return mset(rc, kvPrefix, 1, int64(o.Keys), o.ValueSize, done)
+}
+
+// stale returns a filter for the dataset's keys that a load of o must
+// remove: items and kv keys outside the loaded ranges, every cache key.
+func stale(o Options) func(string) bool {
+	items, kv := outside(itemPrefix, o.Items), outside(kvPrefix, o.Keys)
+	return func(key string) bool {
+		switch {
+		case strings.HasPrefix(key, itemPrefix):
+			return items(key)
+		case strings.HasPrefix(key, kvPrefix):
+			return kv(key)
+		}
+		return strings.HasPrefix(key, cachePrefix)
+	}
 }
 
 // outside returns a filter for keys prefix+id that are not prefix+1 ..
@@ -178,16 +313,24 @@ func ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-// Drop removes what Load created: in PostgreSQL (when pg is not nil) the
-// tables items, items_cache and kv, the functions mget and item_value and
-// the procedure load_dataset; in Redis (when redis is not nil) every
-// item:*, cache:* and kv:* key of the selected database.
+// Drop removes what Load created, after the same check as Load (an error
+// wrapping ErrForeign changes nothing): in PostgreSQL (when pg is not nil)
+// the tables, functions and procedure of the schema gbench, then the
+// schema, in one transaction (an object of the user's that depends on one
+// of them makes it fail); in Redis (when redis is not nil) every key under
+// the dataset's prefixes, then MarkerKey.
 func Drop(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
+	if _, err := Inspect(ctx, pg, redis); err != nil {
+		return err
+	}
 	var errs []error
 	if pg != nil {
-		const sql = `DROP TABLE IF EXISTS items, items_cache, kv;
-DROP FUNCTION IF EXISTS mget(bigint[]), item_value(bigint, int);
-DROP PROCEDURE IF EXISTS load_dataset(int, int, int)`
+		sql := fmt.Sprintf(`BEGIN;
+DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv;
+DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int);
+DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int);
+DROP SCHEMA IF EXISTS %[1]s;
+COMMIT`, Schema)
 		if _, err := pg.Exec(ctx, sql).ReadAll(); err != nil {
 			errs = append(errs, fmt.Errorf("workloads: dropping from PostgreSQL: %w", ctxErr(ctx, err)))
 		}
@@ -198,13 +341,18 @@ DROP PROCEDURE IF EXISTS load_dataset(int, int, int)`
 	return errors.Join(errs...)
 }
 
-// dropRedis removes every key Load or a workload may have set.
+// dropRedis removes every key Load or a workload may have set, the marker
+// last.
 func dropRedis(ctx context.Context, rc *resp.Client) error {
 	defer rc.Bind(ctx)()
-	for _, prefix := range []string{itemPrefix, cachePrefix, kvPrefix} {
-		if err := unlinkMatching(rc, prefix+"*", func(string) bool { return true }); err != nil {
-			return fmt.Errorf("workloads: dropping from Redis: %w", ctxErr(ctx, err))
-		}
+	err := unlinkMatching(rc, KeyPrefix+"*", func(key string) bool {
+		return slices.ContainsFunc(dataPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+	})
+	if err == nil {
+		_, _, err = rc.Call("UNLINK", MarkerKey)
+	}
+	if err != nil {
+		return fmt.Errorf("workloads: dropping from Redis: %w", ctxErr(ctx, err))
 	}
 	return nil
 }

@@ -1,5 +1,5 @@
 -- mget16-random.sql: read 16 distinct random keys from 1..N (-D items=N),
--- with SELECT mget($1).
+-- with SELECT gbench.mget($1).
 --
 -- Measures: the SQL-mget path: one statement, one row holding one JSON array of the
 --   values in request order (mget is defined in dataset.sql).
@@ -8,4 +8,4 @@
 --   the reference's mode; simple and extended mode work too.
 --   -D items=N: the number of rows loaded, 4096 by default (gbench sandbox sets it).
 \set keys random_keys(1, :items, 16)
-SELECT mget(:keys);
+SELECT gbench.mget(:keys);

@@ -11,16 +11,38 @@ import (
 // The read of each path, with %s standing for the key list: ":keys" in a
 // script, "$1" where Contract binds an int8[] itself.
 const (
-	anyQuery  = "SELECT id, v FROM items WHERE id = ANY(%s)"
-	mgetQuery = "SELECT mget(%s)"
+	anyQuery  = "SELECT id, v FROM " + ItemsTable + " WHERE id = ANY(%s)"
+	mgetQuery = "SELECT " + Schema + ".mget(%s)"
+)
+
+// Where the dataset lives: everything gbench creates in PostgreSQL is in
+// Schema, every Redis key it sets starts with KeyPrefix. Load refuses to
+// touch what it did not create there (see Load).
+const (
+	// Schema is the PostgreSQL schema of the dataset's tables and
+	// functions.
+	Schema = "gbench"
+	// ItemsTable is the table every read path reads.
+	ItemsTable = Schema + ".items"
+	// KeyPrefix starts every Redis key of the dataset.
+	KeyPrefix = "gbench:"
+	// MarkerKey is the Redis hash that marks a database as holding the
+	// dataset: Load sets it before it sets any other key.
+	MarkerKey = KeyPrefix + "dataset"
+	// Marker starts the comment of every PostgreSQL object of the
+	// dataset, the schema included.
+	Marker = "gbench dataset"
 )
 
 // Key prefixes in Redis: the items, the cold-fill cache and the kv table.
 const (
-	itemPrefix  = "item:"
-	cachePrefix = "cache:"
-	kvPrefix    = "kv:"
+	itemPrefix  = KeyPrefix + "item:"
+	cachePrefix = KeyPrefix + "cache:"
+	kvPrefix    = KeyPrefix + "kv:"
 )
+
+// dataPrefixes are the prefixes of the keys Load sets or removes.
+var dataPrefixes = []string{itemPrefix, kvPrefix, cachePrefix}
 
 // KeyCounts returns the numbers of keys per request of the reference
 // matrix: 1, 16 and 64. The slice is new on each call.

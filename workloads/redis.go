@@ -14,9 +14,10 @@ const (
 	msetPairs  = 512
 )
 
-// mset sets prefix+id to Value(id, size) for ids first..last, pipelined.
-func mset(rc *resp.Client, prefix string, first, last int64, size int) error {
-	inFlight := 0
+// mset sets prefix+id to Value(id, size) for ids first..last, pipelined,
+// and calls done with the number of keys set after each window of replies.
+func mset(rc *resp.Client, prefix string, first, last int64, size int, done func(n int64) error) error {
+	inFlight, set := 0, int64(0)
 	for lo := first; lo <= last; lo += msetPairs {
 		hi := min(lo+msetPairs-1, last)
 		rc.SendWith(func(out []byte) []byte {
@@ -28,11 +29,15 @@ func mset(rc *resp.Client, prefix string, first, last int64, size int) error {
 			}
 			return out
 		})
+		set += hi - lo + 1
 		if inFlight++; inFlight == msetWindow || hi == last {
 			if err := drain(rc, inFlight, "MSET"); err != nil {
 				return err
 			}
-			inFlight = 0
+			if err := done(set); err != nil {
+				return err
+			}
+			inFlight, set = 0, 0
 		}
 	}
 	return nil
@@ -54,6 +59,35 @@ func drain(rc *resp.Client, n int, cmd string) error {
 // unlinkMatching removes the keys matching pattern for which drop returns
 // true, walking the key space with SCAN.
 func unlinkMatching(rc *resp.Client, pattern string, drop func(key string) bool) error {
+	return scanPages(rc, pattern, func(keys []string) error {
+		var doomed []string
+		for _, k := range keys {
+			if drop(k) {
+				doomed = append(doomed, k)
+			}
+		}
+		if len(doomed) == 0 {
+			return nil
+		}
+		_, _, err := rc.Call(append([]string{"UNLINK"}, doomed...)...)
+		return err
+	})
+}
+
+// scanKeys calls fn for each key matching pattern, walking the key space
+// with SCAN (a key may be seen twice if the key space changes meanwhile).
+func scanKeys(rc *resp.Client, pattern string, fn func(key string)) error {
+	return scanPages(rc, pattern, func(keys []string) error {
+		for _, k := range keys {
+			fn(k)
+		}
+		return nil
+	})
+}
+
+// scanPages walks the keys matching pattern with SCAN and hands each page
+// to page.
+func scanPages(rc *resp.Client, pattern string, page func(keys []string) error) error {
 	cursor := "0"
 	for {
 		vals, top, err := rc.Call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000")
@@ -64,16 +98,8 @@ func unlinkMatching(rc *resp.Client, pattern string, drop func(key string) bool)
 		if err != nil {
 			return err
 		}
-		var doomed []string
-		for _, k := range keys {
-			if drop(k) {
-				doomed = append(doomed, k)
-			}
-		}
-		if len(doomed) > 0 {
-			if _, _, err := rc.Call(append([]string{"UNLINK"}, doomed...)...); err != nil {
-				return err
-			}
+		if err := page(keys); err != nil {
+			return err
 		}
 		if cursor = next; cursor == "0" {
 			return nil

@@ -199,9 +199,9 @@ func TestServers(t *testing.T) {
 // checkLoaded checks the counts and the cold caches after a load.
 func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys int) {
 	t.Helper()
-	row := pgExec(t, pg, `SELECT (SELECT count(*) FROM items WHERE v IS NOT NULL), (SELECT max(id) FROM items),
-	(SELECT count(*) FROM items WHERE v IS NULL), (SELECT count(*) FROM items_cache), (SELECT count(*) FROM kv),
-	(SELECT min(length(v)) = max(length(v)) FROM items)`)[0]
+	row := pgExec(t, pg, `SELECT (SELECT count(*) FROM gbench.items WHERE v IS NOT NULL), (SELECT max(id) FROM gbench.items),
+	(SELECT count(*) FROM gbench.items WHERE v IS NULL), (SELECT count(*) FROM gbench.items_cache), (SELECT count(*) FROM gbench.kv),
+	(SELECT min(length(v)) = max(length(v)) FROM gbench.items)`)[0]
 	want := fmt.Sprintf("%d %d 2 0 %d t", items, items, keys)
 	if got := fmt.Sprintf("%s %s %s %s %s %s", row[0], row[1], row[2], row[3], row[4], row[5]); got != want {
 		t.Errorf("PostgreSQL: values, max id, nulls, cache rows, kv rows, equal lengths = %s, want %s", got, want)
@@ -221,7 +221,7 @@ func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys in
 // checkValues checks that Value, item_value and the Redis values agree.
 func checkValues(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 	for _, size := range []int{1, 5, 128, 1000} {
-		rows := pgExec(t, pg, fmt.Sprintf("SELECT id, item_value(id, %d) FROM unnest('{1,9,4096,-1,123456789}'::int8[]) id", size))
+		rows := pgExec(t, pg, fmt.Sprintf("SELECT id, gbench.item_value(id, %d) FROM unnest('{1,9,4096,-1,123456789}'::int8[]) id", size))
 		for _, r := range rows {
 			var id int64
 			fmt.Sscan(string(r[0]), &id)
@@ -245,15 +245,15 @@ var wrongMgets = []struct {
 	name, body, wantCase string
 }{
 	{"sorted by id", `SELECT array_to_json(ARRAY(SELECT i.v FROM unnest(keys) WITH ORDINALITY k(id, ord)
-		LEFT JOIN items i ON i.id = k.id ORDER BY k.id))`, `case "reversed"`},
+		LEFT JOIN gbench.items i ON i.id = k.id ORDER BY k.id))`, `case "reversed"`},
 	{"duplicates dropped", `SELECT array_to_json(ARRAY(SELECT i.v FROM (SELECT DISTINCT ON (id) id, ord
-		FROM unnest(keys) WITH ORDINALITY u(id, ord) ORDER BY id, ord) k LEFT JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "duplicates"`},
+		FROM unnest(keys) WITH ORDINALITY u(id, ord) ORDER BY id, ord) k LEFT JOIN gbench.items i ON i.id = k.id ORDER BY k.ord))`, `case "duplicates"`},
 	{"missing keys dropped", `SELECT array_to_json(ARRAY(SELECT i.v FROM unnest(keys) WITH ORDINALITY k(id, ord)
-		JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "missing key"`},
+		JOIN gbench.items i ON i.id = k.id ORDER BY k.ord))`, `case "missing key"`},
 	{"NULL for an empty list", `SELECT json_agg(i.v ORDER BY k.ord) FROM unnest(keys) WITH ORDINALITY k(id, ord)
-		LEFT JOIN items i ON i.id = k.id`, `case "empty"`},
+		LEFT JOIN gbench.items i ON i.id = k.id`, `case "empty"`},
 	{"nulls as empty strings", `SELECT array_to_json(ARRAY(SELECT coalesce(i.v, '') FROM unnest(keys) WITH ORDINALITY k(id, ord)
-		LEFT JOIN items i ON i.id = k.id ORDER BY k.ord))`, `case "null value"`},
+		LEFT JOIN gbench.items i ON i.id = k.id ORDER BY k.ord))`, `case "null value"`},
 }
 
 // checkWrongMgets replaces mget by wrong ones and expects Contract to name
@@ -262,7 +262,7 @@ func checkWrongMgets(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 	ctx := context.Background()
 	for _, w := range wrongMgets {
 		t.Run(w.name, func(t *testing.T) {
-			pgExec(t, pg, "CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$"+w.body+"$$")
+			pgExec(t, pg, "CREATE OR REPLACE FUNCTION gbench.mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$"+w.body+"$$")
 			err := Contract(ctx, pg, redis)
 			if err == nil {
 				t.Fatal("Contract passed")
@@ -289,9 +289,9 @@ func checkWrongRedis(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 		cmd      []string
 		wantCase string
 	}{
-		{"changed value", []string{"SET", "item:3", "stale"}, `case "in order"`},
-		{"stale key past the end", []string{"SET", "item:4097", "stale"}, `case "past the end"`},
-		{"value for a NULL row", []string{"SET", "item:-1", "x"}, `case "null value"`},
+		{"changed value", []string{"SET", itemPrefix + "3", "stale"}, `case "in order"`},
+		{"stale key past the end", []string{"SET", itemPrefix + "4097", "stale"}, `case "past the end"`},
+		{"value for a NULL row", []string{"SET", itemPrefix + "-1", "x"}, `case "null value"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			redisCall(t, redis, c.cmd...)
@@ -314,9 +314,9 @@ func checkWrongRedis(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 // rows and keys go, and the caches start cold again.
 func checkReload(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 	ctx := context.Background()
-	pgExec(t, pg, "INSERT INTO items_cache VALUES (1, 'x')")
-	redisCall(t, redis, "SET", "cache:1", "x")
-	redisCall(t, redis, "SET", "kv:1000000000001", "x")
+	pgExec(t, pg, "INSERT INTO gbench.items_cache VALUES (1, 'x')")
+	redisCall(t, redis, "SET", cachePrefix+"1", "x")
+	redisCall(t, redis, "SET", kvPrefix+"1000000000001", "x")
 	if err := Load(ctx, pg, redis, Options{Items: 200, ValueSize: 16, Keys: 10}); err != nil {
 		t.Fatal(err)
 	}

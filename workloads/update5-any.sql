@@ -1,6 +1,6 @@
 -- update5-any.sql: a read-mostly mix over 128 hot rows on the prepared-SQL path:
 -- 95% of transactions read 16 distinct keys among ids 1..128 with
--- SELECT id, v FROM items WHERE id = ANY($1), 5% update one of those rows.
+-- SELECT id, v FROM gbench.items WHERE id = ANY($1), 5% update one of those rows.
 --
 -- Measures: what 5% writes cost the reads when PostgreSQL is the cache: row locks,
 --   new row versions and WAL on the same rows the readers want. Use -r to see the
@@ -11,8 +11,8 @@
 \if random(1, 100) <= 5
 \set k random(1, 128)
 \set n random(1, 999999999)
-UPDATE items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;
+UPDATE gbench.items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;
 \else
 \set keys random_keys(1, 128, 16)
-SELECT id, v FROM items WHERE id = ANY(:keys);
+SELECT id, v FROM gbench.items WHERE id = ANY(:keys);
 \endif

@@ -1,5 +1,5 @@
 -- update5-mget.sql: a read-mostly mix over 128 hot rows on the SQL-mget path:
--- 95% of transactions read 16 distinct keys among ids 1..128 with SELECT mget($1),
+-- 95% of transactions read 16 distinct keys among ids 1..128 with SELECT gbench.mget($1),
 -- 5% update one of those rows.
 --
 -- Measures: what 5% writes cost the reads when PostgreSQL is the cache, read through
@@ -10,8 +10,8 @@
 \if random(1, 100) <= 5
 \set k random(1, 128)
 \set n random(1, 999999999)
-UPDATE items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;
+UPDATE gbench.items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;
 \else
 \set keys random_keys(1, 128, 16)
-SELECT mget(:keys);
+SELECT gbench.mget(:keys);
 \endif

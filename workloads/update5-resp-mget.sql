@@ -12,9 +12,9 @@
 \if random(1, 100) <= 5
 \set k random(1, 128)
 \set n random(1, 999999999)
-UPDATE items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k RETURNING v \gset
-\resp SET item::k :v
+UPDATE gbench.items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k RETURNING v \gset
+\resp SET gbench:item::k :v
 \else
 \set keys random_keys(1, 128, 16)
-\resp MGET item::keys
+\resp MGET gbench:item::keys
 \endif

@@ -9,5 +9,5 @@
 --   the number of rows loaded.
 \set k random(1, :items)
 \set n random(1, 999999999)
-UPDATE items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k RETURNING v \gset
-\resp SET item::k :v
+UPDATE gbench.items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k RETURNING v \gset
+\resp SET gbench:item::k :v

@@ -2,10 +2,10 @@
 -- (sql-any and sql-mget read the table they write).
 --
 -- Measures: what a write costs when PostgreSQL is the cache: one statement, a new row
---   version and its WAL (items is a logged table). Compare with write-resp.sql.
+--   version and its WAL (gbench.items is a logged table). Compare with write-resp.sql.
 -- Run:   gbench -n -M prepared -f workloads/write-sql.sql -D items=4096 -c 64 -T 10 DBNAME
 -- Needs: the dataset (dataset.sql). -D items=N: the number of rows loaded. It changes
 --   values in PostgreSQL only, so Redis no longer matches: reload before reading.
 \set k random(1, :items)
 \set n random(1, 999999999)
-UPDATE items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;
+UPDATE gbench.items SET v = rpad(:n::text || '-', octet_length(v), v) WHERE id = :k;

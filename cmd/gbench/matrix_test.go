@@ -217,10 +217,10 @@ const matrixClaimKey = "gbench:matrix-test-claim"
 // and name the case and the path.
 func TestMatrixRefusesABrokenContract(t *testing.T) {
 	f := newMatrixFixture(t)
-	admin(t, dbConfig(t, f.pg), `CREATE OR REPLACE FUNCTION mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$
+	admin(t, dbConfig(t, f.pg), `CREATE OR REPLACE FUNCTION gbench.mget(keys bigint[]) RETURNS json LANGUAGE sql STABLE AS $$
   SELECT coalesce(json_agg(i.v ORDER BY k.ord), '[]')
   FROM (SELECT id, min(ord) AS ord FROM unnest(keys) WITH ORDINALITY AS u(id, ord) GROUP BY id) AS k
-  LEFT JOIN items AS i ON i.id = k.id
+  LEFT JOIN gbench.items AS i ON i.id = k.id
 $$`)
 	out := filepath.Join(t.TempDir(), "bad.json")
 	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "-c", "2", "--keys", "1", "--repeats", "1", "-T", "0.5", "-o", out)

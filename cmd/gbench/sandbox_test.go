@@ -247,7 +247,7 @@ func checkServers(t *testing.T, conninfo, redisURL string) {
 		t.Fatal(err)
 	}
 	defer pg.Close(ctx)
-	res, err := pg.Exec(ctx, "SELECT count(*) FROM items WHERE v IS NOT NULL").ReadAll()
+	res, err := pg.Exec(ctx, "SELECT count(*) FROM gbench.items WHERE v IS NOT NULL").ReadAll()
 	if err != nil || string(res[0].Rows[0][0]) != "200" {
 		t.Errorf("items in %s: %v %v, want 200", conninfo, res, err)
 	}
@@ -260,8 +260,8 @@ func checkServers(t *testing.T, conninfo, redisURL string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if n := redisInt(t, c, "EXISTS", "item:1", "item:200", "item:201", "kv:10"); n != 3 {
-		t.Errorf("EXISTS item:1 item:200 item:201 kv:10 = %d, want 3", n)
+	if n := redisInt(t, c, "EXISTS", "gbench:item:1", "gbench:item:200", "gbench:item:201", "gbench:kv:10"); n != 3 {
+		t.Errorf("EXISTS gbench:item:1 gbench:item:200 gbench:item:201 gbench:kv:10 = %d, want 3", n)
 	}
 }
 
@@ -405,13 +405,13 @@ func TestWorkloadsRun(t *testing.T) {
 	if err := workloads.Contract(ctx, pg, redis); err != nil {
 		t.Errorf("after the workloads that write through to Redis: %v", err)
 	}
-	res, err := pg.Exec(ctx, "SELECT count(*) FROM items_cache").ReadAll()
+	res, err := pg.Exec(ctx, "SELECT count(*) FROM gbench.items_cache").ReadAll()
 	if err != nil || string(res[0].Rows[0][0]) == "0" {
 		t.Errorf("coldfill-sql.sql filled no cache row (%v)", err)
 	}
 	keys := []string{"EXISTS"}
 	for id := 1; id <= workloads.DefaultItems; id++ {
-		keys = append(keys, "cache:"+strconv.Itoa(id))
+		keys = append(keys, "gbench:cache:"+strconv.Itoa(id))
 	}
 	if redisInt(t, redis, keys...) == 0 {
 		t.Error("coldfill-resp.sql filled no cache key")

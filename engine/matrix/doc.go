@@ -20,13 +20,15 @@
 //
 // # What a run does
 //
-//  1. Load (when asked) puts the dataset into both servers (workloads.Load).
+//  1. Load (when asked) puts the dataset into both servers (workloads.LoadLog:
+//     it refuses to load over objects gbench did not create and logs what it
+//     replaces).
 //  2. The contract check (workloads.Contract) makes sure that every path
 //     returns the same values in request order; when it fails nothing is
 //     measured and Run returns an error wrapping ErrContract.
 //  3. The servers' versions and key settings are recorded, and the
 //     postmaster found in /proc when the server is local.
-//  4. Warm-up: one read of every page of items, then each path for
+//  4. Warm-up: one read of every page of gbench.items, then each path for
 //     Config.Warmup (1 s) at the largest connection count with the most keys,
 //     which warms the server's buffers and gbench itself. Every sample opens
 //     its own connections; each runs its path's statement once while it is

@@ -7,6 +7,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
@@ -121,6 +122,16 @@ func (r *runner) logf(format string, args ...any) {
 	fmt.Fprintf(r.cfg.Progress, "gbench matrix: "+format+"\n", args...)
 }
 
+// logWriter writes each line it is given as a progress line.
+type logWriter struct{ r *runner }
+
+func (w logWriter) Write(b []byte) (int, error) {
+	for line := range strings.Lines(string(b)) {
+		w.r.logf("%s", strings.TrimSuffix(line, "\n"))
+	}
+	return len(b), nil
+}
+
 // save hands the result so far to Config.Save, its end time and load
 // average brought up to date.
 func (r *runner) save() error {
@@ -138,7 +149,7 @@ func (r *runner) setup(ctx context.Context) error {
 	if r.cfg.Load {
 		d := r.cfg.Data
 		r.logf("loading the dataset (%d items of %d bytes)", or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize))
-		if err := workloads.Load(ctx, r.pg, r.redis, d); err != nil {
+		if err := workloads.LoadLog(ctx, r.pg, r.redis, d, logWriter{r}); err != nil {
 			return err
 		}
 	}
@@ -176,7 +187,7 @@ func (r *runner) contract(ctx context.Context) error {
 // dataset reads the size of the loaded dataset; random keys are drawn
 // from 1..items.
 func (r *runner) dataset(ctx context.Context) error {
-	rows, err := pgsql.QueryText(ctx, r.pg, "SELECT max(id), max(length(v)) FROM items WHERE id >= 1")
+	rows, err := pgsql.QueryText(ctx, r.pg, "SELECT max(id), max(length(v)) FROM "+workloads.ItemsTable+" WHERE id >= 1")
 	if err != nil {
 		return fmt.Errorf("reading the dataset: %w", err)
 	}
@@ -218,7 +229,7 @@ func (r *runner) describe(ctx context.Context) error {
 	return nil
 }
 
-// warmup reads every heap page of items once, then runs each path for
+// warmup reads every heap page of gbench.items once, then runs each path for
 // Config.Warmup at the largest connection count and key count, so that
 // the first sample pays neither for cold buffers nor for a cold client.
 // Its figures are recorded but are not results. A failure stops the run:
@@ -227,7 +238,7 @@ func (r *runner) warmup(ctx context.Context) error {
 	if r.cfg.Warmup <= 0 {
 		return nil
 	}
-	if _, err := pgsql.QueryText(ctx, r.pg, "SELECT count(v) FROM items"); err != nil {
+	if _, err := pgsql.QueryText(ctx, r.pg, "SELECT count(v) FROM "+workloads.ItemsTable); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.Keys)

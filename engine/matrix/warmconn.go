@@ -17,7 +17,7 @@ import (
 )
 
 // Every sample opens its own connections, and a new PostgreSQL backend's
-// first statement is expensive: it loads the catalog entries of items, its
+// first statement is expensive: it loads the catalog entries of gbench.items, its
 // index and mget, compiles mget's PL/pgSQL and plans its query. With 256
 // fresh backends on two cores that takes seconds, all of it inside the
 // sample's clock, and the sample would measure a server warming up. So
