@@ -1,10 +1,10 @@
--- any64.sql: read the fixed keys 1..64 as in the reference matrix,
--- with one SELECT id, v FROM gbench.items WHERE id = ANY($1).
+-- any64.sql: read keys 1..64 with SELECT id, v FROM gbench.items WHERE id = ANY($1).
+-- The fixed keys of the reference matrix (any64-random.sql draws them at random).
 --
 -- Measures: the prepared-SQL path: one statement, 64 rows back in no particular order
 --   (the client puts them in request order, as the contract check does).
 -- Run:   gbench -n -M prepared -f workloads/any64.sql -c 64 -T 10 DBNAME
--- Needs: the dataset (dataset.sql; gbench sandbox loads it). Meant for -M prepared,
---   the reference's mode; simple and extended mode work too.
+-- Needs: the dataset: gbench workloads load DBNAME (or run it in gbench sandbox).
+--   Meant for -M prepared, the reference's mode; simple and extended mode work too.
 \set keys range(1, 64)
 SELECT id, v FROM gbench.items WHERE id = ANY(:keys);

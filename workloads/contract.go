@@ -104,7 +104,7 @@ func checkDataset(ctx context.Context, pg *pgconn.PgConn) (int64, error) {
 FROM ` + ItemsTable
 	res, err := pg.Exec(ctx, sql).ReadAll()
 	if err != nil {
-		return 0, fmt.Errorf("workloads: contract: the dataset is not loaded (run Load): %w", ctxErr(ctx, err))
+		return 0, fmt.Errorf("workloads: contract: the dataset is not loaded (gbench workloads load loads it): %w", ctxErr(ctx, err))
 	}
 	row := res[0].Rows[0]
 	var v [4]int64
@@ -112,7 +112,7 @@ FROM ` + ItemsTable
 		v[i], _ = strconv.ParseInt(string(row[i]), 10, 64) // NULL max(id) reads as 0
 	}
 	if v[0] < MinItems || v[0] != v[1] || v[2] != 2 || v[3] != 0 {
-		return 0, fmt.Errorf("workloads: contract: items is not as Load leaves it (%d values for ids 1..%d, %d of the NULL rows -1 and -2, %d rows with id 0); run Load", v[0], v[1], v[2], v[3])
+		return 0, fmt.Errorf("workloads: contract: items is not as Load leaves it (%d values for ids 1..%d, %d of the NULL rows -1 and -2, %d rows with id 0); load it again (gbench workloads load)", v[0], v[1], v[2], v[3])
 	}
 	return v[0], nil
 }

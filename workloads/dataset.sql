@@ -1,6 +1,5 @@
 -- dataset.sql: the schema, tables and functions that every workload here reads.
--- Not a benchmark script: gbench loads it (gbench sandbox, gbench matrix --load), or run
--- it with psql (below).
+-- Not a benchmark script: "gbench workloads load" runs it, or run it with psql (below).
 --
 -- Everything lives in the schema gbench, and every object carries a comment starting
 -- with "gbench dataset": that is how gbench knows what it created. The file first
@@ -23,9 +22,11 @@
 -- In Redis the same values are the keys gbench:item:<id> and gbench:kv:<k>, the cold-fill
 -- cache is gbench:cache:<id>, and the hash gbench:dataset marks the database as loaded.
 --
--- Loaded by gbench sandbox, gbench matrix --load and the Go function workloads.Load. By
--- hand, PostgreSQL alone:
---   psql -v ON_ERROR_STOP=1 -f workloads/dataset.sql -c 'CALL gbench.load_dataset(4096, 128, 100000)' \
+-- Load both servers (sizes as options: gbench workloads load --help):
+--   gbench workloads load --resp redis://127.0.0.1:6379/0 DBNAME
+-- gbench sandbox and gbench matrix --load load the same. PostgreSQL alone, by hand:
+--   gbench workloads show dataset.sql > dataset.sql
+--   psql -v ON_ERROR_STOP=1 -f dataset.sql -c 'CALL gbench.load_dataset(4096, 128, 100000)' \
 --        -c 'VACUUM (FREEZE, ANALYZE) gbench.items, gbench.items_cache, gbench.kv' DBNAME
 
 BEGIN;

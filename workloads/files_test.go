@@ -33,6 +33,25 @@ func runLine(head []string) string {
 	return ""
 }
 
+// needsLines is the text of the header's "-- Needs:" line and its
+// continuation lines, up to the end of the first sentence.
+func needsLines(head []string) string {
+	var b strings.Builder
+	for i, l := range head {
+		if !strings.HasPrefix(l, "-- Needs:") {
+			continue
+		}
+		for _, c := range head[i:] {
+			if c != l && !strings.HasPrefix(c, "--   ") {
+				break
+			}
+			b.WriteString(strings.TrimPrefix(c, "--") + " ")
+		}
+	}
+	text, _, _ := strings.Cut(b.String(), "). ")
+	return text
+}
+
 // TestEveryFileIsListed keeps Workloads and the directory in step.
 func TestEveryFileIsListed(t *testing.T) {
 	var listed []string
@@ -96,6 +115,9 @@ func TestHeaders(t *testing.T) {
 			t.Errorf("%s: the first line must be \"-- %s: what it is\"", w.Name, w.Name)
 			continue
 		}
+		if first := head[0]; !strings.HasSuffix(first, ".") || len(first) > 100 {
+			t.Errorf("%s: the first line must be one sentence of at most 100 characters (gbench workloads list shows it): %q", w.Name, first)
+		}
 		all := strings.Join(head, "\n")
 		for _, field := range []string{"\n-- Measures: ", "\n-- Run:   ", "\n-- Needs: "} {
 			if !strings.Contains(all, field) {
@@ -112,6 +134,18 @@ func TestHeaders(t *testing.T) {
 		}
 		for _, d := range []string{"items", "keys"} {
 			want[" -D "+d+"="] = slices.Contains(w.Defines, d)
+		}
+		// The Needs line says how to load the dataset from an installed
+		// binary, into the servers the workload talks to.
+		load := " " + strings.Join(strings.Fields(needsLines(head)), " ") + " "
+		for frag, needed := range map[string]bool{
+			" gbench workloads load ": true,
+			" --resp ":                w.RESP,
+			" DBNAME ":                w.SQL,
+		} {
+			if strings.Contains(load, frag) != needed {
+				t.Errorf("%s: Needs %q: contains %q is %v, want %v", w.Name, strings.TrimSpace(load), strings.TrimSpace(frag), !needed, needed)
+			}
 		}
 		for frag, needed := range want {
 			if strings.Contains(run, frag) != needed {

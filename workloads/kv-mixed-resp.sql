@@ -1,12 +1,13 @@
--- kv-mixed-resp.sql: 80% gets and 20% sets on Redis used as a key-value cache, with
+-- kv-mixed-resp.sql: 80% gets and 20% sets on Redis used as a key-value cache.
 -- kv-get-resp.sql's gets (80% hit) and kv-set-resp.sql's sets (10% overwrite a loaded
 -- key, 90% create a new one).
 --
 -- Measures: a read-mostly cache on Redis; -r shows the get and set latencies apart.
 --   Compare with kv-mixed-sql.sql.
 -- Run:   gbench -f workloads/kv-mixed-resp.sql -D keys=100000 --resp redis://127.0.0.1:6379/0 -c 64 -T 10 -r
--- Needs: the keys gbench:kv:1..gbench:kv:K in Redis: -D keys=K must be the count loaded (100000 by
---   default; gbench sandbox sets it).
+-- Needs: the dataset in Redis: gbench workloads load --resp redis://127.0.0.1:6379/0
+--   (or run it in gbench sandbox).
+--   -D keys=K: the number of kv keys loaded (--keys of the load, 100000 by default).
 \if random(1, 100) <= 80
 \set k random(1, :keys * 5 / 4)
 \resp GET gbench:kv::k

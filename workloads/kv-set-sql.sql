@@ -1,13 +1,14 @@
--- kv-set-sql.sql: SET into an UNLOGGED PostgreSQL table used as a key-value cache:
+-- kv-set-sql.sql: SET into an UNLOGGED PostgreSQL table used as a key-value cache.
 -- 10% of sets overwrite one of the K loaded keys, 90% insert a new key (an upsert,
 -- INSERT ... ON CONFLICT DO UPDATE), each with a 128-byte value.
 --
 -- Measures: a cache set on PostgreSQL: one upsert on an unlogged table (no WAL for the
 --   data, but index maintenance and a new row version). Compare with kv-set-resp.sql.
 -- Run:   gbench -n -M prepared -f workloads/kv-set-sql.sql -D keys=100000 -c 64 -T 10 DBNAME
--- Needs: the dataset (dataset.sql): -D keys=K must be the count loaded (100000 by
---   default; gbench sandbox sets it). New keys are above 1000000000000, so they do not
---   change the hit rate of the gets; the table grows until the next load.
+-- Needs: the dataset: gbench workloads load DBNAME (or run it in gbench sandbox).
+--   -D keys=K: the number of kv keys loaded (--keys of the load, 100000 by default).
+--   New keys are above 1000000000000, so they do not change the hit rate of the gets;
+--   the table grows until the next load.
 \if random(1, 100) <= 10
 \set k random(1, :keys)
 \else

@@ -130,7 +130,7 @@ func LoadLog(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options, 
 	}
 	lg := &loadLog{w: log}
 	for _, e := range found {
-		lg.printf("%s", strings.TrimSuffix(e.Describe(), "\n"))
+		lg.printf("%s", strings.TrimSuffix(e.Describe("replace"), "\n"))
 	}
 	start := time.Now()
 	var errPG, errRedis error
@@ -150,18 +150,20 @@ func LoadLog(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options, 
 	return errors.Join(errPG, errRedis, lg.err)
 }
 
-// Describe says what a load replaces on e's server, in lines that end in
-// a newline: a heading, then one indented line per item of e.Replaced.
-func (e Existing) Describe() string {
+// Describe says what a load would replace on e's server, when verb is
+// "replace", or what Drop would remove, when verb is "remove": a heading
+// line, then one indented line per item of e.Replaced. Each line ends in
+// a newline.
+func (e Existing) Describe(verb string) string {
 	if !e.Found {
 		what := "no schema " + Schema
 		if e.Server == "Redis" {
 			what = "no key of the dataset (" + KeyPrefix + "*)"
 		}
-		return fmt.Sprintf("%s: %s: nothing to replace\n", e.Server, what)
+		return fmt.Sprintf("%s: %s: nothing to %s\n", e.Server, what, verb)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: replacing the dataset (%s):\n", e.Server, e.Loaded)
+	fmt.Fprintf(&b, "%s: %sing the dataset (%s):\n", e.Server, strings.TrimSuffix(verb, "e"), e.Loaded)
 	for _, r := range e.Replaced {
 		fmt.Fprintf(&b, "  %s\n", r)
 	}

@@ -30,9 +30,9 @@ type Existing struct {
 	// of 128 bytes, 100000 kv keys, loaded 2025-01-02 03:04:05 +00:00", or
 	// why it cannot say ("a load that did not finish").
 	Loaded string
-	// Replaced lists what a load replaces, one object or key pattern a
-	// line, such as "table gbench.items (4098 rows)" or "4096 keys
-	// gbench:item:*".
+	// Replaced lists what a load replaces (or Drop removes), one object or
+	// key pattern a line, such as "table gbench.items (4098 rows)",
+	// "function gbench.mget(bigint[])" or "4096 keys gbench:item:*".
 	Replaced []string
 }
 
@@ -108,7 +108,7 @@ func inspectPostgres(ctx context.Context, pg *pgconn.PgConn) (Existing, error) {
 		case strings.HasPrefix(name, "table "):
 			tables = append(tables, strings.TrimPrefix(name, "table "))
 		case !strings.HasPrefix(name, "index "): // an index goes with its table
-			e.Replaced = append(e.Replaced, name+" (redefined)")
+			e.Replaced = append(e.Replaced, name)
 		}
 	}
 	if len(foreign) > 0 {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -147,7 +149,7 @@ func scriptSource(env *Env, sp scriptSpec) (string, string, error) {
 	if sp.builtin {
 		b, err := script.FindBuiltin(sp.name)
 		if err != nil {
-			return "", "", &usageError{msg: err.Error() + "\n" + strings.TrimSuffix(script.ListBuiltins(), "\n")}
+			return "", "", &usageError{msg: err.Error() + "\n" + strings.TrimSuffix(script.ListBuiltins(), "\n") + workloadHint(sp.name)}
 		}
 		return b.Desc, b.Text, nil
 	}
@@ -162,6 +164,17 @@ func scriptSource(env *Env, sp scriptSpec) (string, string, error) {
 	switch {
 	case err == nil:
 		return sp.name, string(data), nil
+	case errors.Is(err, fs.ErrNotExist) && sp.name != "-":
+		// workloads/NAME.sql runs the bundled copy when there is no such
+		// file on disk; a file on disk always wins.
+		if text, ok := bundledScript(sp.name); ok {
+			return sp.name, text, nil
+		}
+		if strings.HasPrefix(filepath.ToSlash(sp.name), bundledDir) {
+			return "", "", usagef("could not open file \"%s\": %s\ngbench: hint: no file and no bundled workload of that name; \"gbench workloads list\" lists the bundled ones", sp.name, strerror(err))
+		}
+	}
+	switch {
 	case errors.As(err, &pe) && pe.Op == "open":
 		return "", "", usagef("could not open file \"%s\": %s", sp.name, strerror(err))
 	}
@@ -193,7 +206,7 @@ func strerror(err error) string {
 
 func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "gbench is a benchmarking tool for PostgreSQL and Redis-protocol servers,\ncompatible with pgbench.\n\n")
-	fmt.Fprintf(w, "Usage:\n  gbench [OPTION]... [DBNAME]\n  gbench merge FILE.json...\n  gbench report FILE.json\n  gbench matrix [OPTION]...\n  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n\nOptions:\n")
+	fmt.Fprintf(w, "Usage:\n  gbench [OPTION]... [DBNAME]\n  gbench merge FILE.json...\n  gbench report FILE.json\n  gbench matrix [OPTION]...\n  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n  gbench workloads list|show|extract|load|drop ...\n\nOptions:\n")
 	fmt.Fprint(w, fs.FlagUsages())
 	fmt.Fprintf(w, "  -?, --help               show this help, then exit\n")
 }

@@ -222,7 +222,7 @@ type showScriptValue struct{}
 func (showScriptValue) Set(s string) error {
 	b, err := script.FindBuiltin(s)
 	if err != nil {
-		return optErrf("%v\n%s", err, strings.TrimSuffix(script.ListBuiltins(), "\n"))
+		return optErrf("%v\n%s%s", err, strings.TrimSuffix(script.ListBuiltins(), "\n"), workloadHint(s))
 	}
 	return &earlyExit{text: b.ShowScript()}
 }

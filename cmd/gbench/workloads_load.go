@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/workloads"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/spf13/pflag"
+)
+
+// loadOptions are the options of gbench workloads load and drop.
+type loadOptions struct {
+	conn   options // host, port, username, dbname as gbench takes them
+	resp   string
+	data   workloads.Options
+	dryRun bool
+	help   bool
+}
+
+// parseLoadArgs reads the options of load (sizes: true) or drop.
+func parseLoadArgs(args []string, sizes bool) (*loadOptions, *pflag.FlagSet, error) {
+	lo := &loadOptions{}
+	name := "gbench workloads drop"
+	if sizes {
+		name = "gbench workloads load"
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	if sizes {
+		fs.Var(&intValue{p: &lo.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
+		fs.Var(&intValue{p: &lo.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value (default 128)")
+		fs.Var(&intValue{p: &lo.data.Keys, name: "--keys", min: 1, max: maxInt}, "keys", "rows of gbench.kv and Redis keys gbench:kv:1..K, for the kv workloads (default 100000)")
+	}
+	fs.StringVar(&lo.resp, "resp", "", "also the Redis at `URL` (redis://[user:password@]host:port[/db], rediss://..., a socket path); alone, without DBNAME, -d, -h, -p or -U: Redis only")
+	fs.BoolVar(&lo.dryRun, "dry-run", false, "say what would be "+map[bool]string{true: "replaced", false: "removed"}[sizes]+", change nothing")
+	fs.StringVarP(&lo.conn.dbname, "dbname", "d", "", "database name to connect to (a conninfo string or URI also works)")
+	fs.StringVarP(&lo.conn.host, "host", "h", "", "database server host or socket directory")
+	fs.StringVarP(&lo.conn.port, "port", "p", "", "database server port number")
+	fs.StringVarP(&lo.conn.username, "username", "U", "", "connect as specified database user")
+	fs.BoolVar(&lo.help, "help", false, "show this help, then exit")
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, workloadsFlagError(err)
+	}
+	rest := fs.Args()
+	if len(rest) > 0 && lo.conn.dbname == "" {
+		lo.conn.dbname, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return nil, nil, usagef("too many command-line arguments (first is \"%s\")"+workloadsHint, rest[0])
+	}
+	return lo, fs, nil
+}
+
+// wantsPostgres reports whether PostgreSQL is a target: always, unless
+// --resp names Redis and nothing names a database, as a script of \resp
+// commands alone opens no PostgreSQL connection.
+func (lo *loadOptions) wantsPostgres() bool {
+	c := lo.conn
+	return lo.resp == "" || c.dbname != "" || c.host != "" || c.port != "" || c.username != ""
+}
+
+// loadUsage prints the help of load (sizes: true) or drop.
+func loadUsage(w io.Writer, fs *pflag.FlagSet, sizes bool) {
+	if sizes {
+		fmt.Fprintf(w, `gbench workloads load loads the dataset of the bundled workloads, the same one
+"gbench sandbox" and "gbench matrix --load" load: into PostgreSQL the schema
+gbench (tables items, items_cache, kv; functions mget, item_value), into Redis
+(with --resp) the keys gbench:item:N and gbench:kv:N. Loading again replaces it.
+It first says what it replaces, and refuses, changing nothing, when the schema
+gbench or the keys gbench:* hold something gbench did not create.
+
+Usage:
+  gbench workloads load [OPTION]... [DBNAME]
+
+Options:
+%s
+Examples:
+  gbench workloads load mydb                                    # PostgreSQL
+  gbench workloads load --resp redis://127.0.0.1:6379/0 mydb    # both
+  gbench workloads load --resp redis://127.0.0.1:6379/0         # Redis alone
+`, fs.FlagUsages())
+		return
+	}
+	fmt.Fprintf(w, `gbench workloads drop removes what "gbench workloads load" created: the schema
+gbench and its objects, and (with --resp) the keys gbench:item:*, gbench:kv:*,
+gbench:cache:* and gbench:dataset. It refuses, changing nothing, when they hold
+something gbench did not create.
+
+Usage:
+  gbench workloads drop [OPTION]... [DBNAME]
+
+Options:
+%s`, fs.FlagUsages())
+}
+
+// loadTargets are the open connections of a load or drop.
+type loadTargets struct {
+	pg    *pgconn.PgConn
+	redis net.Conn
+	where []string // "PostgreSQL ..." and "Redis ...", for the first line
+}
+
+func (t *loadTargets) close() {
+	if t.pg != nil {
+		t.pg.Close(context.Background())
+	}
+	if t.redis != nil {
+		t.redis.Close()
+	}
+}
+
+// connect opens the connections lo names.
+func (lo *loadOptions) connect(ctx context.Context) (*loadTargets, error) {
+	t := &loadTargets{}
+	if lo.wantsPostgres() {
+		cfg, err := pgConfig(&lo.conn)
+		if err != nil {
+			return nil, err
+		}
+		if t.pg, err = cfg.PgConn(ctx); err != nil {
+			return nil, usagef("%s", connError(err))
+		}
+		t.where = append(t.where, fmt.Sprintf("PostgreSQL (database \"%s\" on %s)", cfg.Database(), serverAddr(cfg.Host(), cfg.Port())))
+	}
+	if lo.resp != "" {
+		ro, err := resp.ParseURL(lo.resp)
+		if err != nil {
+			t.close()
+			return nil, usagef("%v", err)
+		}
+		if t.redis, err = resp.Dial(ctx, ro); err != nil {
+			t.close()
+			return nil, usagef("could not connect to Redis: %v", err)
+		}
+		t.where = append(t.where, "Redis ("+redact(lo.resp)+")")
+	}
+	return t, nil
+}
+
+// serverAddr spells a host and port, or a socket directory.
+func serverAddr(host string, port uint16) string {
+	if strings.HasPrefix(host, "/") {
+		return fmt.Sprintf("socket %s, port %d", host, port)
+	}
+	return fmt.Sprintf("%s:%d", host, port)
+}
+
+// runWorkloadsLoad is "gbench workloads load".
+func runWorkloadsLoad(env *Env, args []string) int {
+	lo, fs, err := parseLoadArgs(args, true)
+	if err != nil {
+		return fail(env, err)
+	}
+	if lo.help {
+		loadUsage(env.Stdout, fs, true)
+		return exitOK
+	}
+	ctx, _, stop := signalContext(env)
+	defer stop()
+	t, err := lo.connect(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer t.close()
+	if lo.dryRun {
+		return dryRun(ctx, env, t, "replace")
+	}
+	d := lo.data
+	fmt.Fprintf(env.Stderr, "gbench workloads: loading %d items of %d bytes and %d kv keys into %s\n",
+		or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize), or(d.Keys, workloads.DefaultKeys),
+		strings.Join(t.where, " and "))
+	if err := workloads.LoadLog(ctx, t.pg, t.redis, d, env.Stderr); err != nil {
+		return fail(env, err)
+	}
+	if t.pg != nil && t.redis != nil {
+		if err := workloads.Contract(ctx, t.pg, t.redis); err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stderr, "gbench workloads: the three read paths return the same values\n")
+	}
+	fmt.Fprintf(env.Stderr, "gbench workloads: run the workloads with -D %s (gbench workloads list says which need them)\n",
+		strings.Join(d.Defines(), " -D "))
+	return exitOK
+}
+
+// or returns v, or def when v is zero.
+func or(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// dryRun says what a load or a drop would change.
+func dryRun(ctx context.Context, env *Env, t *loadTargets, verb string) int {
+	found, err := workloads.Inspect(ctx, t.pg, t.redis)
+	if err != nil {
+		return fail(env, err)
+	}
+	for _, e := range found {
+		fmt.Fprint(env.Stderr, e.Describe(verb))
+	}
+	fmt.Fprintf(env.Stderr, "gbench workloads: --dry-run: nothing was changed\n")
+	return exitOK
+}
+
+// runWorkloadsDrop is "gbench workloads drop".
+func runWorkloadsDrop(env *Env, args []string) int {
+	lo, fs, err := parseLoadArgs(args, false)
+	if err != nil {
+		return fail(env, err)
+	}
+	if lo.help {
+		loadUsage(env.Stdout, fs, false)
+		return exitOK
+	}
+	ctx, _, stop := signalContext(env)
+	defer stop()
+	t, err := lo.connect(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer t.close()
+	if lo.dryRun {
+		return dryRun(ctx, env, t, "remove")
+	}
+	found, err := workloads.Inspect(ctx, t.pg, t.redis)
+	if err != nil {
+		return fail(env, err)
+	}
+	for _, e := range found {
+		fmt.Fprint(env.Stderr, e.Describe("remove"))
+	}
+	start := time.Now()
+	if err := workloads.Drop(ctx, t.pg, t.redis); err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stderr, "done in %.2f s.\n", time.Since(start).Seconds())
+	return exitOK
+}
