@@ -121,7 +121,7 @@ func TestDialCancel(t *testing.T) {
 func TestDialRefused(t *testing.T) {
 	o := fakeOptions("127.0.0.1:" + strconv.Itoa(freePort(t)))
 	_, err := Dial(context.Background(), o)
-	want := "redis connect to redis://bob:xxxxx@" + o.Addr + "/7: dial tcp " + o.Addr + ": connect: connection refused"
+	want := "redis connect to redis://bob:xxxxx@" + o.Addr + "/7?read_timeout=5s: dial tcp " + o.Addr + ": connect: connection refused"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}

@@ -10,7 +10,9 @@ import (
 const redacted = "xxxxx"
 
 // Redacted returns o as a URL that ParseURL accepts, with the password
-// replaced by "xxxxx", for logs and reports. Timeouts are left out.
+// replaced by "xxxxx", for logs and reports. Parsed back, it gives o again
+// (but for the password): a protocol given explicitly, timeouts other than
+// the defaults and insecure_skip_verify are kept.
 func (o Options) Redacted() string {
 	var b strings.Builder
 	if o.Network == "unix" {
@@ -56,13 +58,23 @@ func (o Options) writeParams(b *strings.Builder) {
 	if o.Network == "unix" && o.DB != 0 {
 		add("db=" + strconv.Itoa(o.DB))
 	}
-	if o.Protocol == 3 {
-		add("protocol=3")
+	if o.Protocol != 0 {
+		add("protocol=" + strconv.Itoa(o.Protocol))
+	}
+	if o.DialTimeout != DefaultDialTimeout {
+		add("dial_timeout=" + o.DialTimeout.String())
+	}
+	if o.ReadTimeout != DefaultReadTimeout {
+		add("read_timeout=" + o.ReadTimeout.String())
 	}
 	if o.TLS != nil && o.TLS.InsecureSkipVerify {
 		add("insecure_skip_verify=true")
 	}
 }
+
+// RedactURL returns a Redis URL, valid or not, the way ParseURL's errors
+// quote it: passwords and the values of unknown parameters read "xxxxx".
+func RedactURL(s string) string { return redact(s) }
 
 // redact hides the passwords in a URL given to ParseURL, valid or not. Where
 // the URL is too broken to tell, everything before its last '@' is hidden.
