@@ -137,7 +137,7 @@ func parsePercentiles(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		q, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || q <= 0 || q > 100 {
+		if err != nil || !(q > 0 && q <= 100) { // NaN too
 			return nil, usagef("invalid percentile %q in --percentiles: expected numbers above 0 and up to 100, like 50,99,99.9", strings.TrimSpace(f))
 		}
 		out = append(out, q)

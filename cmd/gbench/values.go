@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -153,12 +154,13 @@ func (v *modeValue) Set(s string) error {
 func (v *modeValue) String() string { return *v.p }
 func (v *modeValue) Type() string   { return "MODE" }
 
-// rateValue is -R: a positive number read like C's atof.
+// rateValue is -R: a positive number read like C's atof. Unlike pgbench,
+// NaN and infinities are refused (pgbench runs on with a broken schedule).
 type rateValue struct{ p *float64 }
 
 func (v *rateValue) Set(s string) error {
 	r := atof(s)
-	if r <= 0 {
+	if !(r > 0) || math.IsInf(r, 0) {
 		return optErrf("invalid rate limit: \"%s\"", s)
 	}
 	*v.p = r
@@ -167,12 +169,12 @@ func (v *rateValue) Set(s string) error {
 func (v *rateValue) String() string { return "" }
 func (v *rateValue) Type() string   { return "NUM" }
 
-// limitValue is -L in milliseconds.
+// limitValue is -L in milliseconds; NaN and infinities are refused.
 type limitValue struct{ p *float64 }
 
 func (v *limitValue) Set(s string) error {
 	r := atof(s)
-	if r <= 0 {
+	if !(r > 0) || math.IsInf(r, 0) {
 		return optErrf("invalid latency limit: \"%s\"", s)
 	}
 	*v.p = r
@@ -181,12 +183,12 @@ func (v *limitValue) Set(s string) error {
 func (v *limitValue) String() string { return "" }
 func (v *limitValue) Type() string   { return "NUM" }
 
-// samplingValue is --sampling-rate in (0, 1].
+// samplingValue is --sampling-rate in (0, 1]; NaN is refused.
 type samplingValue struct{ p *float64 }
 
 func (v *samplingValue) Set(s string) error {
 	r := atof(s)
-	if r <= 0 || r > 1 {
+	if !(r > 0 && r <= 1) {
 		return optErrf("invalid sampling rate: \"%s\"", s)
 	}
 	*v.p = r
@@ -195,11 +197,12 @@ func (v *samplingValue) Set(s string) error {
 func (v *samplingValue) String() string { return "" }
 func (v *samplingValue) Type() string   { return "NUM" }
 
-// triesValue is --max-tries, read like atoi; 0 means unlimited.
+// triesValue is --max-tries, read with atoi into an int as pgbench does;
+// 0 means unlimited.
 type triesValue struct{ p *int }
 
 func (v *triesValue) Set(s string) error {
-	n := int(atofInt(s))
+	n := int(atoi(s))
 	if n < 0 {
 		return optErrf("invalid number of maximum tries: \"%s\"", s)
 	}
@@ -270,31 +273,3 @@ func (v *partMethodValue) Set(s string) error {
 }
 func (v *partMethodValue) String() string { return *v.p }
 func (v *partMethodValue) Type() string   { return "METHOD" }
-
-// atof reads the longest number at the start of s, like C's atof; text
-// that is not a number gives 0.
-func atof(s string) float64 {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	best := 0.0
-	for i := len(s); i > 0; i-- {
-		if f, err := strconv.ParseFloat(s[:i], 64); err == nil {
-			best = f
-			break
-		}
-	}
-	return best
-}
-
-// atofInt reads an integer prefix like C's atoi.
-func atofInt(s string) int64 {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	end := 0
-	if end < len(s) && (s[end] == '+' || s[end] == '-') {
-		end++
-	}
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	n, _ := strconv.ParseInt(s[:end], 10, 64)
-	return n
-}
