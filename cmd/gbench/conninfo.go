@@ -19,6 +19,9 @@ import (
 // conninfo string or a URI whose settings take precedence (as with libpq's
 // expand_dbname).
 func connString(o *options) string {
+	if isURI(o.dbname) {
+		return uriWithDefaults(o.dbname, map[string]string{"host": o.host, "port": o.port, "user": o.username})
+	}
 	var b strings.Builder
 	add := func(k, v string) {
 		if v == "" {
@@ -34,15 +37,12 @@ func connString(o *options) string {
 	add("host", o.host)
 	add("port", o.port)
 	add("user", o.username)
-	switch {
-	case isURI(o.dbname):
-		return mergeURI(b.String(), o.dbname)
-	case strings.Contains(o.dbname, "="):
+	if strings.Contains(o.dbname, "=") {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(o.dbname)
-	default:
+	} else {
 		add("dbname", o.dbname)
 	}
 	return b.String()
@@ -52,37 +52,86 @@ func isURI(s string) bool {
 	return strings.HasPrefix(s, "postgresql://") || strings.HasPrefix(s, "postgres://")
 }
 
-// mergeURI turns a URI into keyword=value settings after the options' ones,
-// so that the URI wins, as libpq does.
-func mergeURI(opts, uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || strings.Contains(u.Host, ",") {
-		return uri // let the driver parse (and report on) it as given
-	}
-	var parts []string
-	if opts != "" {
-		parts = append(parts, opts)
-	}
-	add := func(k, v string) {
-		if v != "" {
-			parts = append(parts, k+"="+quoteConnValue(v))
+// uriWithDefaults adds to a URI, as query parameters, the settings of
+// defaults (host, port, user: -h, -p, -U) it does not set itself, so that
+// the URI's own win as with libpq and pgx parses the URI as it is. The URI
+// is read the way libpq reads it: the user information ends at the first
+// '@' before a '/', hosts and ports are the comma-separated list before
+// the path or query.
+func uriWithDefaults(uri string, defaults map[string]string) string {
+	set := uriKeys(uri)
+	var add []string
+	for _, k := range []string{"host", "port", "user"} {
+		if v := defaults[k]; v != "" && !set[k] {
+			add = append(add, k+"="+uriEscape(v))
 		}
 	}
-	add("host", u.Hostname())
-	add("port", u.Port())
-	if u.User != nil {
-		add("user", u.User.Username())
-		if p, ok := u.User.Password(); ok {
-			add("password", p)
+	if len(add) == 0 {
+		return uri
+	}
+	sep := "?"
+	if i := strings.IndexByte(uri, '?'); i >= 0 {
+		sep = "&"
+		if i == len(uri)-1 {
+			sep = ""
 		}
 	}
-	add("dbname", strings.TrimPrefix(u.Path, "/"))
-	for k, vs := range u.Query() {
-		for _, v := range vs {
-			add(k, v)
+	return uri + sep + strings.Join(add, "&")
+}
+
+// uriKeys reports which of host, port and user a URI sets.
+func uriKeys(uri string) map[string]bool {
+	_, p, _ := strings.Cut(uri, "://")
+	set := map[string]bool{}
+	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+		user, _, _ := strings.Cut(p[:i], ":")
+		set["user"] = user != ""
+		p = p[i+1:]
+	}
+	netloc := p
+	if i := strings.IndexAny(p, "/?"); i >= 0 {
+		netloc = p[:i]
+	}
+	set["host"] = strings.Trim(netloc, ",") != "" && !strings.HasPrefix(netloc, ":")
+	set["port"] = strings.ContainsAny(bracketless(netloc), ":,")
+	if _, q, ok := strings.Cut(p, "?"); ok {
+		for part := range strings.SplitSeq(q, "&") {
+			k, _, _ := strings.Cut(part, "=")
+			if k, err := url.PathUnescape(k); err == nil {
+				set[k] = true
+			}
 		}
 	}
-	return strings.Join(parts, " ")
+	return set
+}
+
+// bracketless drops the [IPv6] addresses of a host list.
+func bracketless(netloc string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(netloc, '[')
+		j := strings.IndexByte(netloc, ']')
+		if i < 0 || j < i {
+			b.WriteString(netloc)
+			return b.String()
+		}
+		b.WriteString(netloc[:i])
+		netloc = netloc[j+1:]
+	}
+}
+
+// uriEscape percent-encodes everything but letters, digits and -._~.
+func uriEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // quoteConnValue quotes a conninfo value when needed.
@@ -97,9 +146,10 @@ func quoteConnValue(v string) string {
 
 // pgConfig parses the connection settings.
 func pgConfig(o *options) (*pgsql.Config, error) {
-	c, err := pgsql.ParseConfig(connString(o))
+	conninfo := connString(o)
+	c, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
-		return nil, usagef("%s", redact(err.Error()))
+		return nil, usagef("%s", parseConfigError(conninfo, err))
 	}
 	c.SetFallbackApplicationName("gbench")
 	return c, nil

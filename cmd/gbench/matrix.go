@@ -249,7 +249,7 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 func matrixServers(conninfo, url string) (*pgsql.Config, resp.Options, error) {
 	pg, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
-		return nil, resp.Options{}, usagef("invalid --pg: %s", redact(err.Error()))
+		return nil, resp.Options{}, usagef("invalid --pg: %s", parseConfigError(conninfo, err))
 	}
 	pg.SetFallbackApplicationName("gbench-matrix")
 	ro, err := resp.ParseURL(url)
@@ -263,7 +263,7 @@ func matrixServers(conninfo, url string) (*pgsql.Config, resp.Options, error) {
 func redactArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = redact(a)
+		out[i] = redactArg(a)
 	}
 	return out
 }
