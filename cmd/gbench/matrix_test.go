@@ -391,7 +391,7 @@ func TestReportRefuses(t *testing.T) {
 // through the file the command writes.
 func TestMatrixResultIsJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
-	if err := writeMatrix(path, &matrix.Result{Schema: matrix.Schema, Plan: matrix.Plan{Seed: math.MaxUint64}}); err != nil {
+	if err := writeMatrix(path, &matrix.Result{Schema: matrix.Schema, Plan: matrix.Plan{Seed: math.MaxUint64, Repeats: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)

@@ -12,13 +12,23 @@ type yAxis struct {
 }
 
 // newYAxis picks a round step giving about five ticks and the first tick
-// at or above max. An empty or all-zero chart gets the axis 0..1.
+// at or above max. An empty or all-zero chart gets the axis 0..1, and so
+// does one whose values are too small for a step (below about 1e-307);
+// one too close to the largest float for a round top gets the axis
+// 0..max.
 func newYAxis(max float64) yAxis {
 	if !(max > 0) || math.IsInf(max, 0) {
 		return yAxis{top: 1, step: 0.2}
 	}
 	step := niceStep(max / 5)
-	return yAxis{top: math.Ceil(max/step-1e-9) * step, step: step}
+	top := math.Ceil(max/step-1e-9) * step
+	switch {
+	case !(step > 0) || math.IsInf(step, 0) || max/step > 100:
+		return yAxis{top: 1, step: 0.2}
+	case math.IsInf(top, 0):
+		return yAxis{top: max, step: max / 5}
+	}
+	return yAxis{top: top, step: step}
 }
 
 // niceStep rounds raw up to 1, 2, 2.5 or 5 times a power of ten.
@@ -37,16 +47,17 @@ func (a yAxis) y(v float64) float64 {
 	return plotBottom - (plotBottom-marginTop)*v/a.top
 }
 
-// ticks returns the tick values from 0 to top.
+// ticks returns the tick values from 0 to top (at most a hundred).
 func (a yAxis) ticks() []float64 {
 	var out []float64
-	for i := 0; ; i++ {
+	for i := 0; i <= 100; i++ {
 		v := float64(i) * a.step
-		if v > a.top*(1+1e-9) {
+		if v/a.top > 1+1e-9 { // not v > top*(1+1e-9), which overflows near the largest float
 			return out
 		}
 		out = append(out, v)
 	}
+	return out
 }
 
 // draw draws the grid lines, tick labels (SI) and the axis label.

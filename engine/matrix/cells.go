@@ -36,26 +36,34 @@ type Cell struct {
 // per request, then connections. Every cell of the plan is there, with
 // Samples 0 when none of its samples is valid.
 func (r *Result) Cells() []Cell {
+	type id struct {
+		path        string
+		keys, conns int
+	}
+	byCell := map[id][]*Sample{}
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if s.Valid() {
+			k := id{s.Path, s.Keys, s.Connections}
+			byCell[k] = append(byCell[k], s)
+		}
+	}
 	var out []Cell
 	for _, p := range r.Plan.Paths {
 		for _, k := range r.Plan.Keys {
 			for _, n := range r.Plan.Connections {
-				out = append(out, r.cell(p.Name, k, n))
+				out = append(out, cell(p.Name, k, n, byCell[id{p.Name, k, n}]))
 			}
 		}
 	}
 	return out
 }
 
-// cell sums up the samples of path, keys and conns.
-func (r *Result) cell(path string, keys, conns int) Cell {
+// cell sums up the valid samples of path, keys and conns.
+func cell(path string, keys, conns int, samples []*Sample) Cell {
 	c := Cell{Path: path, Keys: keys, Connections: conns}
 	var reqs, mean, p50, p90, p99, p999, mx, client, server, mem []float64
-	for i := range r.Samples {
-		s := &r.Samples[i]
-		if s.Path != path || s.Keys != keys || s.Connections != conns || !s.Valid() {
-			continue
-		}
+	for _, s := range samples {
 		reqs = append(reqs, s.ReqS)
 		l := &s.Latency
 		mean = append(mean, l.MeanUs)

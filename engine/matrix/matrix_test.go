@@ -138,7 +138,11 @@ func TestCellsUseValidSamplesOnly(t *testing.T) {
 }
 
 func TestResultRoundTrip(t *testing.T) {
-	r := &Result{Schema: Schema, Samples: []Sample{{Path: "sql-any", Keys: 16, ReqS: 1234.5}}}
+	r := &Result{
+		Schema:  Schema,
+		Plan:    Plan{Paths: []PlanPath{{Name: "sql-any"}}, Keys: []int{16}, Connections: []int{1}, Repeats: 1},
+		Samples: []Sample{{Path: "sql-any", Keys: 16, Connections: 1, Repeat: 1, ReqS: 1234.5}},
+	}
 	var b bytes.Buffer
 	if err := r.Write(&b); err != nil {
 		t.Fatal(err)

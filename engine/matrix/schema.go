@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gbench/gbench/engine/jsonfile"
 	"github.com/gbench/gbench/engine/runenv"
 )
 
@@ -253,14 +254,19 @@ func (r *Result) Write(w io.Writer) error {
 	return err
 }
 
-// Read reads a Result and checks its schema.
+// Read reads a Result, checks its schema and then that its plan and
+// samples are sound (see validate); errors name the line and column of a
+// syntax error, or the field that is wrong.
 func Read(rd io.Reader) (*Result, error) {
 	var r Result
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+	if err := jsonfile.Decode(rd, &r); err != nil {
 		return nil, fmt.Errorf("not a gbench matrix result: %w", err)
 	}
 	if r.Schema != Schema {
 		return nil, fmt.Errorf("not a gbench matrix result: schema is %q, expected %q", r.Schema, Schema)
+	}
+	if err := r.validate(); err != nil {
+		return nil, fmt.Errorf("invalid gbench matrix result: %w", err)
 	}
 	return &r, nil
 }

@@ -9,6 +9,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/jsonfile"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -323,14 +324,8 @@ func newPercentiles(h *stats.Hist, ps []float64) []Percentile {
 	return out
 }
 
-// Hist decodes the latency histogram.
-func (l *Latency) Hist() (*stats.Hist, error) {
-	raw, err := hdr.Decode([]byte(l.HDR))
-	if err != nil {
-		return nil, fmt.Errorf("decoding a histogram: %w", err)
-	}
-	return stats.FromRaw(raw), nil
-}
+// Hist decodes the latency histogram, which must be one of gbench's.
+func (l *Latency) Hist() (*stats.Hist, error) { return decodeHist(l.HDR) }
 
 func newCPU(user, sys float64, c Counters) CPU {
 	cpu := CPU{UserS: user, SysS: sys}
@@ -392,15 +387,19 @@ func (r *Result) Write(w io.Writer) error {
 	return err
 }
 
-// ReadResult reads a Result and checks its schema.
+// ReadResult reads a Result, checks its schema and then its figures (see
+// Merge): errors name the line and column of a syntax error, or the field
+// that is wrong.
 func ReadResult(rd io.Reader) (*Result, error) {
 	var r Result
-	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&r); err != nil {
+	if err := jsonfile.Decode(rd, &r); err != nil {
 		return nil, fmt.Errorf("not a gbench result: %w", err)
 	}
 	if r.Schema != Schema {
 		return nil, fmt.Errorf("not a gbench result: schema is %q, expected %q", r.Schema, Schema)
+	}
+	if err := r.validate(); err != nil {
+		return nil, fmt.Errorf("invalid gbench result: %w", err)
 	}
 	return &r, nil
 }

@@ -25,7 +25,9 @@ import (
 //
 // Inputs must have the same scripts (names, weights, command texts) and
 // either all or none per-command statistics; otherwise Merge returns an
-// error naming the first difference (a *MergeError).
+// error naming the first difference (a *MergeError). Inputs are taken to
+// be valid (ReadResult checks them); a merge whose sums would not be (a
+// count beyond 2^53) is refused.
 func Merge(in []*Result) (*Result, error) {
 	if len(in) == 0 {
 		return nil, errors.New("nothing to merge")
@@ -46,6 +48,9 @@ func Merge(in []*Result) (*Result, error) {
 	}
 	if err := m.finish(out); err != nil {
 		return nil, err
+	}
+	if err := out.validate(); err != nil {
+		return nil, fmt.Errorf("the merged result would be invalid: %w", err)
 	}
 	return out, nil
 }

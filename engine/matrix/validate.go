@@ -1,0 +1,95 @@
+package matrix
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Limits on a result's plan that Read enforces, far above any real plan,
+// so that a report of a result edited by hand stays small.
+const (
+	maxPlanPaths = 32
+	maxPlanCells = 10000 // paths × keys × connections
+)
+
+// validate checks what a report relies on in a result, naming the first
+// field that is wrong: a plan of distinct paths, key counts and
+// connection counts, samples that belong to the plan, sound figures.
+func (r *Result) validate() error {
+	v := &validator{}
+	p := &r.Plan
+	v.check(len(p.Paths) <= maxPlanPaths, "plan.paths", "lists %d paths, more than %d", len(p.Paths), maxPlanPaths)
+	var names []string
+	for i, pp := range p.Paths {
+		v.check(pp.Name != "" && !slices.Contains(names, pp.Name), fmt.Sprintf("plan.paths[%d].name", i), "%q is empty or repeated", pp.Name)
+		names = append(names, pp.Name)
+	}
+	v.distinct("plan.keys", p.Keys)
+	v.distinct("plan.connections", p.Connections)
+	cells := len(p.Paths) * len(p.Keys) * len(p.Connections)
+	v.check(cells <= maxPlanCells, "plan", "has %d cells, more than %d", cells, maxPlanCells)
+	v.check(p.Repeats >= 1, "plan.repeats", "is %d, not at least 1", p.Repeats)
+	v.number("plan.duration_s", p.DurationS)
+	v.number("plan.warmup_s", p.WarmupS)
+	if v.err != nil {
+		return v.err
+	}
+	v.check(len(r.Samples) <= cells*p.Repeats, "samples", "are %d, more than the plan's %d", len(r.Samples), cells*p.Repeats)
+	failed := 0
+	for i := range r.Samples {
+		v.sample(fmt.Sprintf("samples[%d]", i), &r.Samples[i], names, p)
+		if r.Samples[i].Failed() {
+			failed++
+		}
+	}
+	v.check(r.FailedSamples == failed, "failed_samples", "is %d, but %d samples have an error", r.FailedSamples, failed)
+	return v.err
+}
+
+type validator struct{ err error }
+
+func (v *validator) check(ok bool, field, format string, args ...any) {
+	if !ok && v.err == nil {
+		v.err = fmt.Errorf("%s %s", field, fmt.Sprintf(format, args...))
+	}
+}
+
+func (v *validator) number(field string, x float64) {
+	v.check(x >= 0 && !math.IsInf(x, 0), field, "is %v, not a number from 0", x)
+}
+
+// distinct checks a list of counts from 1 without repeats.
+func (v *validator) distinct(field string, xs []int) {
+	for i, x := range xs {
+		v.check(x >= 1 && !slices.Contains(xs[:i], x), fmt.Sprintf("%s[%d]", field, i), "is %d: counts are from 1, each once", x)
+	}
+}
+
+// sample checks that a sample belongs to the plan and that its figures
+// are sound.
+func (v *validator) sample(field string, s *Sample, paths []string, p *Plan) {
+	v.check(slices.Contains(paths, s.Path), field+".path", "%q is not a path of the plan", s.Path)
+	v.check(slices.Contains(p.Keys, s.Keys), field+".keys", "%d is not in the plan", s.Keys)
+	v.check(slices.Contains(p.Connections, s.Connections), field+".connections", "%d is not in the plan", s.Connections)
+	v.check(s.Repeat >= 1 && s.Repeat <= p.Repeats, field+".repeat", "is %d, not from 1 to %d", s.Repeat, p.Repeats)
+	l := &s.Latency
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{
+		{"bench_s", s.BenchS}, {"connect_s", s.ConnectS}, {"req_s", s.ReqS}, {"load1", s.Load1},
+		{"latency.mean_us", l.MeanUs}, {"latency.stddev_us", l.StddevUs}, {"latency.p50_us", float64(l.P50Us)},
+		{"latency.p90_us", float64(l.P90Us)}, {"latency.p99_us", float64(l.P99Us)},
+		{"latency.p99_9_us", float64(l.P999Us)}, {"latency.max_us", float64(l.MaxUs)},
+		{"client.cpu_us_per_req", s.Client.CPUUsPerReq}, {"requests", float64(s.Requests)}, {"failures", float64(s.Failures)},
+	} {
+		v.number(field+"."+f.name, f.x)
+	}
+	if s.Server != nil && s.Server.CPU != nil {
+		v.number(field+".server.cpu.us_per_req", s.Server.CPU.UsPerReq)
+	}
+	if s.Server != nil && s.Server.Memory != nil {
+		v.number(field+".server.memory.bytes", float64(s.Server.Memory.Bytes))
+	}
+}

@@ -1,0 +1,158 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gbench/gbench/engine/stats"
+)
+
+// maxCount bounds every count in a result: far above any real run, low
+// enough that merging thousands of results cannot overflow.
+const maxCount = 1 << 53
+
+// decodeHist decodes an encoded histogram and checks that it is one of
+// gbench's (microseconds from 1 to an hour, 3 significant digits): merging
+// another would drop the values it cannot hold.
+func decodeHist(enc string) (*stats.Hist, error) {
+	raw, err := hdr.Decode([]byte(enc))
+	if err != nil {
+		return nil, fmt.Errorf("decoding the histogram: %w", err)
+	}
+	want := stats.NewHist().Raw()
+	if raw.LowestTrackableValue() != want.LowestTrackableValue() || raw.HighestTrackableValue() != want.HighestTrackableValue() ||
+		raw.SignificantFigures() != want.SignificantFigures() {
+		return nil, fmt.Errorf("the histogram tracks %d..%d with %d digits, not gbench's %d..%d with %d",
+			raw.LowestTrackableValue(), raw.HighestTrackableValue(), raw.SignificantFigures(),
+			want.LowestTrackableValue(), want.HighestTrackableValue(), want.SignificantFigures())
+	}
+	return stats.FromRaw(raw), nil
+}
+
+// validate checks what merging relies on in a result, naming the first
+// field that is wrong: counts that add up, histograms that decode and
+// hold as many values as their counts say, sound figures. A file edited
+// by hand or cut short gives an error, never a wrong merge.
+func (r *Result) validate() error {
+	v := &validator{}
+	v.check(r.Runs >= 1, "runs", "is %d, not at least 1", r.Runs)
+	v.check(len(r.Parts) == 0 && r.Runs == 1 || len(r.Parts) == r.Runs, "parts", "lists %d runs, but runs is %d", len(r.Parts), r.Runs)
+	for i, p := range r.Config.Percentiles {
+		v.check(p > 0 && p <= 100, fmt.Sprintf("config.percentiles[%d]", i), "is %v, not in (0, 100]", p)
+	}
+	v.number("durations.bench_s", r.Durations.BenchS)
+	v.number("durations.initial_conn_s", r.Durations.InitialConnS)
+	v.number("durations.reconnect_s", r.Durations.ReconnectS)
+	v.counters("counters", &r.Counters)
+	v.latency("latency", &r.Latency, &r.Counters)
+	v.simple("lag", r.Lag)
+	for i := range r.Scripts {
+		v.script(fmt.Sprintf("scripts[%d]", i), &r.Scripts[i])
+	}
+	for i := range r.Intervals {
+		in := &r.Intervals[i]
+		at := fmt.Sprintf("intervals[%d]", i)
+		v.number(at+".length_s", in.LengthS)
+		v.counters(at+".counters", &in.Counters)
+		v.latency(at+".latency", &in.Latency, &in.Counters)
+		v.simple(at+".lag", in.Lag)
+	}
+	return v.err
+}
+
+// validator keeps the first error.
+type validator struct{ err error }
+
+func (v *validator) check(ok bool, field, format string, args ...any) {
+	if !ok && v.err == nil {
+		v.err = fmt.Errorf("%s %s", field, fmt.Sprintf(format, args...))
+	}
+}
+
+func (v *validator) count(field string, n int64) {
+	v.check(n >= 0 && n <= maxCount, field, "is %d, not a count from 0 to 2^53", n)
+}
+
+// number checks a figure that is never negative.
+func (v *validator) number(field string, x float64) {
+	v.check(x >= 0 && !math.IsInf(x, 0), field, "is %v, not a number from 0", x)
+}
+
+func (v *validator) counters(field string, c *Counters) {
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{
+		{"total", c.Total}, {"processed", c.Processed}, {"failed", c.Failed},
+		{"serialization_failures", c.SerializationFailures}, {"deadlock_failures", c.DeadlockFailures},
+		{"other_failures", c.OtherFailures}, {"retried", c.Retried}, {"retries", c.Retries},
+		{"skipped", c.Skipped}, {"late", c.Late},
+	} {
+		v.count(field+"."+f.name, f.n)
+	}
+	if v.err != nil {
+		return
+	}
+	v.check(c.Failed == c.SerializationFailures+c.DeadlockFailures+c.OtherFailures, field+".failed",
+		"is %d, not the sum of the failures by kind (%d)", c.Failed, c.SerializationFailures+c.DeadlockFailures+c.OtherFailures)
+	v.check(c.Total == c.Processed+c.Failed+c.Skipped, field+".total",
+		"is %d, not processed + failed + skipped (%d)", c.Total, c.Processed+c.Failed+c.Skipped)
+}
+
+// simple checks pgbench's simple statistics.
+func (v *validator) simple(field string, s *Simple) {
+	if s == nil {
+		return
+	}
+	v.count(field+".count", s.Count)
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"sum_us", s.SumUs}, {"sum2_us2", s.Sum2Us2}, {"min_us", s.MinUs}, {"max_us", s.MaxUs}} {
+		v.check(!math.IsInf(f.x, 0), field+"."+f.name, "is %v, too large", f.x)
+	}
+	v.check(s.Count == 0 || s.MinUs <= s.MaxUs, field+".min_us", "is above max_us (%v > %v)", s.MinUs, s.MaxUs)
+}
+
+// latency checks a distribution: its statistics, its histogram, which
+// must hold count values, and, for transactions, that it counts the
+// processed ones.
+func (v *validator) latency(field string, l *Latency, c *Counters) {
+	v.simple(field, &l.Simple)
+	for i, p := range l.Percentiles {
+		v.check(p.P > 0 && p.P <= 100, fmt.Sprintf("%s.percentiles[%d].p", field, i), "is %v, not in (0, 100]", p.P)
+	}
+	if v.err != nil {
+		return
+	}
+	h, err := decodeHist(l.HDR)
+	if err != nil {
+		v.check(false, field+".hdr", "cannot be read: %v", err)
+		return
+	}
+	v.check(h.Count() == l.Count, field+".hdr", "holds %d values, but count is %d", h.Count(), l.Count)
+	if c != nil {
+		v.check(l.Count == c.Processed, field+".count", "is %d, but %d transactions were processed", l.Count, c.Processed)
+	}
+}
+
+func (v *validator) script(field string, s *Script) {
+	v.check(s.Weight >= 0, field+".weight", "is %d, not from 0", s.Weight)
+	v.counters(field+".counters", &s.Counters)
+	v.latency(field+".latency", &s.Latency, &s.Counters)
+	for j := range s.Commands {
+		cs := s.Commands[j].Stats
+		if cs == nil {
+			continue
+		}
+		at := fmt.Sprintf("%s.commands[%d].stats", field, j)
+		v.count(at+".failures", cs.Failures)
+		v.count(at+".retries", cs.Retries)
+		for k, n := range cs.FailureClasses {
+			v.count(at+".failure_classes."+k, n)
+		}
+		v.latency(at+".latency", &cs.Latency, nil)
+	}
+}
