@@ -1,14 +1,16 @@
 package script
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
 // FuzzParse feeds arbitrary scripts to the scanner, the meta-command parser
 // and the expression grammar: they must return a script or an *Error (with
-// a position inside the text), never panic or hang, and compile in every
-// query mode.
+// a position inside the text, spelled file:line[:col] with the caret under
+// that column of the line it quotes), the same on a second parse, never
+// panic or hang, and compile in every query mode.
 func FuzzParse(f *testing.F) {
 	for _, b := range Builtins {
 		f.Add(b.Text)
@@ -33,7 +35,10 @@ func FuzzParse(f *testing.F) {
 			if e.Line < 1 || e.Line > strings.Count(text, "\n")+1 {
 				t.Fatalf("error line %d outside the text: %v", e.Line, e)
 			}
-			_ = e.Error()
+			checkErrorPlace(t, e)
+			if _, err2 := Parse("f.sql", text, 1); err2 == nil || err2.Error() != e.Error() {
+				t.Fatalf("second parse: %v, first: %v", err2, e)
+			}
 			return
 		}
 		for m := Simple; m <= Prepared; m++ {
@@ -93,4 +98,29 @@ func FuzzEval(f *testing.F) {
 			t.Fatalf("not deterministic: %q then %q", a, b)
 		}
 	})
+}
+
+// checkErrorPlace checks that an error names its place: "f.sql:LINE:" or
+// "f.sql:LINE:COL:", and, with a column, the quoted line (the column at
+// most one past its end) then a caret line.
+func checkErrorPlace(t *testing.T, e *Error) {
+	t.Helper()
+	msg := e.Error()
+	prefix := fmt.Sprintf("f.sql:%d:", e.Line)
+	if e.Col > 0 {
+		prefix += fmt.Sprintf("%d:", e.Col)
+	}
+	if !strings.HasPrefix(msg, prefix) || e.Col < 0 {
+		t.Fatalf("error %q does not start with %q", msg, prefix)
+	}
+	if e.Col > 0 && e.Source != "" {
+		if e.Col > len(e.Source)+1 {
+			t.Fatalf("error column %d beyond its line %q", e.Col, e.Source)
+		}
+		lines := strings.Split(msg, "\n")
+		caret := lines[len(lines)-1]
+		if !strings.HasSuffix(caret, "^") || strings.TrimLeft(caret, " \t") != "^" {
+			t.Fatalf("error %q does not end with a caret line", msg)
+		}
+	}
 }

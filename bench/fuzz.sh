@@ -1,0 +1,64 @@
+#!/bin/sh
+# Runs every native Go fuzz target of gbench, one after another, each for
+# FUZZTIME, and reports per target how long it ran, how many inputs it
+# executed, how many new interesting inputs it found and whether it failed.
+#
+#   bench/fuzz.sh                          # every target, 10 minutes each
+#   FUZZTIME=30s bench/fuzz.sh Conninfo    # the targets whose name matches
+#   PARALLEL=2 NICE=19 bench/fuzz.sh       # workers per target, priority
+#
+# New interesting inputs stay in Go's fuzz cache (printed below); copy the
+# ones worth keeping into the package's testdata/fuzz/TARGET to make them
+# seeds. A failing input is written to testdata/fuzz/TARGET by go test
+# itself: fix the bug and commit the file, so that every `go test` (and
+# .ci/test.sh) runs it from then on. Exit status 1 when a target failed.
+set -eu
+cd "$(dirname "$0")/.."
+
+FUZZTIME=${FUZZTIME:-10m}
+PARALLEL=${PARALLEL:-1}
+NICE=${NICE:-0}
+pattern=${1:-.}
+
+log=$(mktemp -d "${TMPDIR:-/tmp}/gbench-fuzz.XXXXXX")
+cache="$(go env GOCACHE)/fuzz/$(go list -m)"
+summary="$log/summary"
+printf '%-22s %-22s %9s %12s %6s  %s\n' target package seconds execs new result >"$summary"
+failed=0
+
+# targets lists "package target" for every fuzz target matching pattern.
+targets() {
+	for pkg in $(go list ./...); do
+		go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' | grep -E -- "$pattern" |
+			sed "s|^|$pkg |" || true
+	done
+}
+
+targets >"$log/targets"
+[ -s "$log/targets" ] || { echo "no fuzz target matches $pattern" >&2; exit 1; }
+echo "fuzzing $(wc -l <"$log/targets") targets for $FUZZTIME each, -parallel $PARALLEL; logs in $log" >&2
+
+while read -r pkg target; do
+	out="$log/$target.log"
+	start=$(date +%s)
+	status=ok
+	nice -n "$NICE" go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" \
+		-parallel "$PARALLEL" >"$out" 2>&1 </dev/null || status=FAIL
+	secs=$(($(date +%s) - start))
+	# The last progress line has the totals: "execs: N (...), new interesting: M (total: T)".
+	last=$(grep 'execs:' "$out" | tail -n 1)
+	execs=$(echo "$last" | sed -n 's/.*execs: \([0-9]*\).*/\1/p')
+	new=$(echo "$last" | sed -n 's/.*new interesting: \([0-9]*\).*/\1/p')
+	if [ "$status" = FAIL ]; then
+		failed=1
+		input=$(sed -n 's/.*Failing input written to \(.*\)$/\1/p' "$out" | tail -n 1)
+		status="FAIL ${input:-(see $out)}"
+	fi
+	printf '%-22s %-22s %9s %12s %6s  %s\n' "$target" "${pkg#"$(go list -m)"/}" "$secs" \
+		"${execs:-0}" "${new:-0}" "$status" >>"$summary"
+	echo "$target: $status" >&2
+done <"$log/targets"
+
+cat "$summary"
+echo "new interesting inputs are kept in $cache/TARGET" >&2
+exit "$failed"
