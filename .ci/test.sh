@@ -21,3 +21,7 @@ redis_up || { echo "Redis is not reachable at 127.0.0.1:6379" >&2; exit 1; }
 export GBENCH_REQUIRE_SERVICES=1
 go vet ./...
 go test -count=1 -timeout 14m ./...
+
+# Every fuzz target briefly, on top of its seed corpus (go test above already
+# ran each seed once): a regression of a known input fails here too.
+FUZZTIME=${FUZZ_CI_TIME:-3s} PARALLEL=${FUZZ_PARALLEL:-1} bench/fuzz.sh
