@@ -202,6 +202,9 @@ func (o *matrixOptions) check() error {
 		return usagef("--pg and --resp go together: give both servers, or neither for a sandbox")
 	case o.load && o.pg == "":
 		return usagef("--load needs --pg and --resp (a sandbox is always loaded)")
+	case len(o.paths)*len(o.keys)*len(o.connections) > matrix.MaxPlanCells:
+		return usagef("the plan has %d cells (paths × keys × connections), more than %d: measure fewer at once",
+			len(o.paths)*len(o.keys)*len(o.connections), matrix.MaxPlanCells)
 	case o.pg != "" && !o.load && (o.data != workloads.Options{}):
 		return usagef("--items and --value-size describe the data to load: add --load, or leave them out to read what the servers hold")
 	}

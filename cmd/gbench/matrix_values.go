@@ -85,7 +85,7 @@ type matrixSeconds struct {
 
 func (v *matrixSeconds) Set(s string) error {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || f < v.min || f > 86400 {
+	if err != nil || !(f >= v.min && f <= 86400) { // NaN too
 		return optErrf("invalid value \"%s\" for option %s: expected seconds from %s to 86400", s, v.name, strconv.FormatFloat(v.min, 'f', -1, 64))
 	}
 	*v.p = f

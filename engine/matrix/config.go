@@ -127,6 +127,8 @@ func (c *Config) check() error {
 		names = append(names, p.Name)
 	}
 	switch {
+	case len(c.Paths)*len(c.Keys)*len(c.Connections) > MaxPlanCells:
+		return fmt.Errorf("matrix: the plan has %d cells (paths × keys × connections), more than %d", len(c.Paths)*len(c.Keys)*len(c.Connections), MaxPlanCells)
 	case c.Repeats < 1:
 		return fmt.Errorf("matrix: invalid repeat count %d: must be at least 1", c.Repeats)
 	case c.Duration < 100*time.Millisecond:

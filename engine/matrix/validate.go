@@ -6,11 +6,12 @@ import (
 	"slices"
 )
 
-// Limits on a result's plan that Read enforces, far above any real plan,
-// so that a report of a result edited by hand stays small.
+// Limits on a plan, which Config and Read enforce: far above any real
+// plan, they keep the report of a result edited by hand small.
 const (
 	maxPlanPaths = 32
-	maxPlanCells = 10000 // paths × keys × connections
+	// MaxPlanCells bounds paths × keys × connections.
+	MaxPlanCells = 10000
 )
 
 // validate checks what a report relies on in a result, naming the first
@@ -28,7 +29,7 @@ func (r *Result) validate() error {
 	v.distinct("plan.keys", p.Keys)
 	v.distinct("plan.connections", p.Connections)
 	cells := len(p.Paths) * len(p.Keys) * len(p.Connections)
-	v.check(cells <= maxPlanCells, "plan", "has %d cells, more than %d", cells, maxPlanCells)
+	v.check(cells <= MaxPlanCells, "plan", "has %d cells, more than %d", cells, MaxPlanCells)
 	v.check(p.Repeats >= 1, "plan.repeats", "is %d, not at least 1", p.Repeats)
 	v.number("plan.duration_s", p.DurationS)
 	v.number("plan.warmup_s", p.WarmupS)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine/matrix"
+)
+
+// FuzzMatrixArgs feeds command lines (NUL-separated) and the environment
+// variables CONNECTIONS, BATCHES, REPEATS and DURATION_SECONDS to "gbench
+// matrix" option parsing and to the configuration it builds, without
+// running anything: every refusal is a usage error, and what is accepted
+// is a sound plan (distinct counts from 1, durations in range, at most
+// matrix.MaxPlanCells cells) that "gbench report" will read back. Seeds
+// are in testdata/fuzz/FuzzMatrixArgs.
+func FuzzMatrixArgs(f *testing.F) {
+	for _, c := range [][5]string{
+		{"--keys=1,16,64\x00-c\x004,64\x00--repeats=3\x00-T\x002.5\x00--seed=7", "", "", "", ""},
+		{"--paths=sql-any,resp-mget\x00--warmup=0\x00--random-keys", "8 16", "1", "2", "0.5"},
+		{"--pg=host=h password=QZJ\x00--resp=redis://:QZJ@h\x00--load\x00--items=5000", "", "", "", ""},
+		{"-T\x00nan", "", "", "", ""}, {"--warmup=nan", "", "", "", ""}, {"", "x", "", "", ""},
+		{"--keys=" + strings.Repeat("1,", 50) + "2", "", "", "", ""},
+	} {
+		f.Add(c[0], c[1], c[2], c[3], c[4])
+	}
+	f.Fuzz(func(t *testing.T, line, conns, batches, repeats, secs string) {
+		args := strings.Split(line, "\x00")
+		if line == "" {
+			args = nil
+		}
+		vars := map[string]string{"CONNECTIONS": conns, "BATCHES": batches, "REPEATS": repeats, "DURATION_SECONDS": secs}
+		env := fuzzEnv()
+		env.Getenv = func(k string) string { return vars[k] }
+		o, _, err := parseMatrixArgs(env, args)
+		if err != nil {
+			mustUsage(args, err)
+			return
+		}
+		if o.help {
+			return
+		}
+		cfg, err := o.config(env, args)
+		if err != nil {
+			mustUsage(args, err)
+			return
+		}
+		checkMatrixConfig(t, args, cfg)
+	})
+}
+
+// checkMatrixConfig checks a configuration the command line accepted.
+func checkMatrixConfig(t *testing.T, args []string, cfg *matrix.Config) {
+	t.Helper()
+	distinct := func(xs []int) bool {
+		return len(xs) > 0 && slices.IsSorted(xs) && xs[0] >= 1 && len(slices.Compact(slices.Clone(xs))) == len(xs)
+	}
+	switch {
+	case !distinct(cfg.Keys) || !distinct(cfg.Connections):
+		t.Fatalf("%q: keys %v, connections %v", args, cfg.Keys, cfg.Connections)
+	case cfg.Repeats < 1 || cfg.Threads < 1 || len(cfg.Paths) == 0:
+		t.Fatalf("%q: repeats %d, threads %d, %d paths", args, cfg.Repeats, cfg.Threads, len(cfg.Paths))
+	case cfg.Duration < 100*time.Millisecond || cfg.Duration > 24*time.Hour:
+		t.Fatalf("%q: duration %v", args, cfg.Duration)
+	case cfg.Warmup != -1 && (cfg.Warmup < 0 || cfg.Warmup > 24*time.Hour):
+		t.Fatalf("%q: warm-up %v", args, cfg.Warmup)
+	case len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections) > matrix.MaxPlanCells:
+		t.Fatalf("%q: %d cells", args, len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections))
+	}
+	if cmd := strings.Join(cfg.Command, " "); strings.Contains(cmd, "QZJ") {
+		t.Fatalf("%q: the recorded command line shows a password: %s", args, cmd)
+	}
+	p := matrix.Plan{Keys: cfg.Keys, Connections: cfg.Connections, Repeats: cfg.Repeats,
+		DurationS: cfg.Duration.Seconds(), WarmupS: math.Max(cfg.Warmup.Seconds(), 0), Threads: cfg.Threads}
+	for _, path := range cfg.Paths {
+		p.Paths = append(p.Paths, matrix.PlanPath{Name: path.Name})
+	}
+	var b bytes.Buffer
+	if err := (&matrix.Result{Schema: matrix.Schema, Plan: p}).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := matrix.Read(&b); err != nil {
+		t.Fatalf("%q: gbench report would refuse the result: %v", args, err)
+	}
+}
