@@ -24,4 +24,4 @@ go test -count=1 -timeout 14m ./...
 
 # Every fuzz target briefly, on top of its seed corpus (go test above already
 # ran each seed once): a regression of a known input fails here too.
-FUZZTIME=${FUZZ_CI_TIME:-3s} PARALLEL=${FUZZ_PARALLEL:-1} bench/fuzz.sh
+FUZZTIME=${FUZZ_CI_TIME:-2s} PARALLEL=${FUZZ_PARALLEL:-1} bench/fuzz.sh
