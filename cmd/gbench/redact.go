@@ -12,35 +12,51 @@ import (
 // redacted replaces passwords in what gbench prints.
 const redacted = "xxxxx"
 
+// span is a byte range [a, b) of a string.
+type span struct{ a, b int }
+
 // redactConninfo returns a PostgreSQL connection string, keyword/value or
 // URI, with its passwords replaced by "xxxxx" and the rest as given, so
 // that a valid string still means the same settings. Where the string is
-// too broken to tell (an unterminated quote, a missing '='), what follows
-// the last sound setting is hidden too when it mentions a password.
+// too broken to tell (an unterminated quote, a missing '=', a '?' in a
+// URI's user information), more is hidden: see secretSpans.
 func redactConninfo(s string) string {
-	if isURI(s) {
-		return redactURI(s)
-	}
 	var b strings.Builder
+	pos := 0
+	for _, sp := range secretSpans(s) {
+		b.WriteString(s[pos:sp.a] + redacted)
+		pos = sp.b
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}
+
+// secretSpans returns, in order, the parts of a connection string that
+// hold passwords: the values of password settings (password, sslpassword,
+// their misspellings); a URI's password, or its whole user information
+// when that holds a '?' or '#'; and for a keyword/value string that
+// cannot be read to its end, the unreadable rest when it mentions a
+// password. Empty passwords are left alone.
+func secretSpans(s string) []span {
+	if isURI(s) {
+		return uriSecretSpans(s)
+	}
+	var out []span
 	pos := 0
 	for pos < len(s) {
 		p, ok := nextSetting(s, pos)
 		if !ok {
-			rest := s[pos:]
-			if secretKey(rest) {
-				rest = strings.Repeat(" ", len(rest)-len(strings.TrimLeft(rest, cSpace))) + redacted
+			if rest := s[pos:]; secretKey(rest) {
+				out = append(out, span{pos + len(rest) - len(strings.TrimLeft(rest, cSpace)), len(s)})
 			}
-			b.WriteString(rest)
 			break
 		}
 		if secretKey(s[p.keyStart:p.keyEnd]) && unquoteConnValue(s[p.valStart:p.valEnd]) != "" {
-			b.WriteString(s[pos:p.valStart] + redacted)
-		} else {
-			b.WriteString(s[pos:p.valEnd])
+			out = append(out, span{p.valStart, p.valEnd})
 		}
 		pos = p.valEnd
 	}
-	return b.String()
+	return out
 }
 
 // setting is one keyword=value of a connection string, as byte offsets.
@@ -95,49 +111,42 @@ func secretKey(text string) bool {
 	return k != "passfile" && (strings.Contains(k, "pass") || strings.Contains(k, "pwd"))
 }
 
-// redactURI hides the password of a postgres:// URI's user information
-// and the values of its password parameters. The user information ends at
-// the last '@' before the path, so that a password holding an unescaped
-// '@' is hidden whole; when it holds a '?' nothing of it is shown.
-func redactURI(s string) string {
-	scheme, rest, _ := strings.Cut(s, "://")
-	authority, path := rest, ""
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		authority, path = rest[:i], rest[i:]
+// uriSecretSpans finds the passwords of a postgres:// URI. Its user
+// information ends at the last '@' before the path, so that a password
+// holding an unescaped '@' is hidden whole; when it holds a '?' or '#' it
+// is hidden whole, user name included. The values of password parameters
+// are hidden too.
+func uriSecretSpans(s string) []span {
+	var out []span
+	start := strings.Index(s, "://") + 3
+	end := len(s)
+	if i := strings.IndexByte(s[start:], '/'); i >= 0 {
+		end = start + i
 	}
-	var b strings.Builder
-	b.WriteString(scheme + "://")
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		userinfo := authority[:at]
-		user, _, hasPassword := strings.Cut(userinfo, ":")
+	rest := start
+	if at := strings.LastIndexByte(s[start:end], '@'); at >= 0 {
+		userinfo := s[start : start+at]
+		colon := strings.IndexByte(userinfo, ':')
 		switch {
 		case strings.ContainsAny(userinfo, "?#"):
-			b.WriteString(redacted + "@")
-		case hasPassword && !strings.HasSuffix(userinfo, ":"):
-			b.WriteString(user + ":" + redacted + "@")
-		default:
-			b.WriteString(userinfo + "@")
+			out = append(out, span{start, start + at})
+		case colon >= 0 && colon < len(userinfo)-1:
+			out = append(out, span{start + colon + 1, start + at})
 		}
-		authority = authority[at+1:]
+		rest = start + at + 1
 	}
-	hostsAndPath := authority + path
-	base, query, hasQuery := strings.Cut(hostsAndPath, "?")
-	b.WriteString(base)
-	if hasQuery {
-		b.WriteString("?" + redactQuery(query))
+	q := strings.IndexByte(s[rest:], '?')
+	if q < 0 {
+		return out
 	}
-	return b.String()
-}
-
-// redactQuery hides the values of a URI's password parameters.
-func redactQuery(q string) string {
-	parts := strings.Split(q, "&")
-	for i, part := range parts {
+	pos := rest + q + 1
+	for _, part := range strings.Split(s[pos:], "&") {
 		if k, v, ok := strings.Cut(part, "="); ok && secretKey(k) && v != "" {
-			parts[i] = k + "=" + redacted
+			out = append(out, span{pos + len(k) + 1, pos + len(part)})
 		}
+		pos += len(part) + 1
 	}
-	return strings.Join(parts, "&")
+	return out
 }
 
 // redactArg hides the passwords of one command-line argument: a
@@ -161,8 +170,8 @@ func redactArg(a string) string {
 // parseConfigError spells a connection string pgx could not parse:
 // pgx's reason, after the string as redactConninfo shows it (pgx's own
 // redaction is best effort and misses, for instance, "password = x" and
-// quoted passwords holding \'). Any password still found in the reason is
-// hidden too.
+// quoted passwords holding \'). Whatever of the hidden parts pgx quotes in
+// its reason is hidden too.
 func parseConfigError(conninfo string, err error) string {
 	var pe *pgconn.ParseConfigError
 	if !errors.As(err, &pe) {
@@ -174,49 +183,47 @@ func parseConfigError(conninfo string, err error) string {
 	return "cannot parse `" + redactConninfo(conninfo) + "`: " + hideSecrets(conninfo, reason)
 }
 
-// hideSecrets replaces in msg every password value found in conninfo.
+// hideSecrets hides in msg the hidden parts of conninfo, as written and
+// unquoted or percent-decoded, and any double-quoted piece of msg that
+// conninfo holds only where its hidden parts overlap it.
 func hideSecrets(conninfo, msg string) string {
-	for _, pw := range secrets(conninfo) {
-		if pw != "" && pw != redacted {
-			msg = strings.ReplaceAll(msg, pw, redacted)
+	spans := secretSpans(conninfo)
+	for _, sp := range spans {
+		raw := conninfo[sp.a:sp.b]
+		for _, v := range []string{raw, unquoteConnValue(raw), unescapeOr(raw)} {
+			if v != "" {
+				msg = strings.ReplaceAll(msg, v, redacted)
+			}
 		}
 	}
-	return msg
+	parts := strings.Split(msg, `"`)
+	for i := 1; i < len(parts); i += 2 {
+		if overlapsOnly(conninfo, parts[i], spans) {
+			parts[i] = redacted
+		}
+	}
+	return strings.Join(parts, `"`)
 }
 
-// secrets returns the password values of a connection string, raw and
-// unquoted (or percent-decoded), as far as it can be read.
-func secrets(s string) []string {
-	var out []string
-	if isURI(s) {
-		_, rest, _ := strings.Cut(s, "://")
-		authority, _, _ := strings.Cut(rest, "/")
-		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-			if _, pw, ok := strings.Cut(authority[:at], ":"); ok {
-				out = append(out, pw, unescapeOr(pw))
-			}
-		}
-		if _, q, ok := strings.Cut(s, "?"); ok {
-			for part := range strings.SplitSeq(q, "&") {
-				if k, v, ok := strings.Cut(part, "="); ok && secretKey(k) {
-					out = append(out, v, unescapeOr(v))
-				}
-			}
-		}
-		return out
+// overlapsOnly reports whether piece occurs in s and every occurrence
+// overlaps a span.
+func overlapsOnly(s, piece string, spans []span) bool {
+	if piece == "" || !strings.Contains(s, piece) {
+		return false
 	}
-	for pos := 0; pos < len(s); {
-		p, ok := nextSetting(s, pos)
-		if !ok {
-			break
+	for i := 0; i+len(piece) <= len(s); i++ {
+		if s[i:i+len(piece)] != piece {
+			continue
 		}
-		if secretKey(s[p.keyStart:p.keyEnd]) {
-			v := s[p.valStart:p.valEnd]
-			out = append(out, v, unquoteConnValue(v))
+		hit := false
+		for _, sp := range spans {
+			hit = hit || i < sp.b && sp.a < i+len(piece)
 		}
-		pos = p.valEnd
+		if !hit {
+			return false
+		}
 	}
-	return out
+	return true
 }
 
 func unescapeOr(s string) string {
