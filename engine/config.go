@@ -58,6 +58,9 @@ type Config struct {
 	// Stderr receives messages: client aborts, errors, --debug output,
 	// debug() values.
 	Stderr io.Writer
+	// Stdout receives the output of \shell commands, as pgbench's; nil
+	// discards it.
+	Stdout io.Writer
 	// Log, when set, writes per-transaction or aggregate logs.
 	Log LogFactory
 	// SamplingRate is the fraction of transactions logged (--sampling-rate);

@@ -119,16 +119,16 @@ func (c *client) metaFailed(cmd *script.Command, err error, what string) {
 // shell runs \shell or \setshell through /bin/sh, blocking the thread as
 // pgbench's system() and popen() do.
 func (c *client) shell(cmd *script.Command) {
-	name := cmd.Name
+	name := cmd.Shell.Program() // pgbench's messages name the program
 	var err error
-	c.shellBuf, err = c.env.ShellCommand(cmd.Shell, c.shellBuf[:0], name)
+	c.shellBuf, err = c.env.ShellCommand(cmd.Shell, c.shellBuf[:0])
 	if err != nil {
 		c.metaFailed(cmd, err, "execution of meta-command failed")
 		return
 	}
 	sh := exec.Command("/bin/sh", "-c", string(c.shellBuf))
 	if cmd.Kind == script.CmdShell {
-		sh.Stdout, sh.Stderr = c.th.cfg.Stderr, c.th.cfg.Stderr
+		sh.Stdout, sh.Stderr = c.th.cfg.Stdout, c.th.cfg.Stderr
 		if err := sh.Run(); err != nil {
 			c.metaFailed(cmd, fmt.Errorf("%s: could not launch shell command", name), "execution of meta-command failed")
 		}

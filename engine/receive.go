@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/gbench/gbench/engine/pgsql"
@@ -80,11 +81,15 @@ func (c *client) receiveSQL() bool {
 func (c *client) sqlOutcome(r *pgsql.Reply) bool {
 	switch {
 	case r.Copy:
-		c.th.errorf("COPY is not supported in pgbench, aborting")
+		c.th.errorf("COPY is not supported in gbench, aborting")
 		c.state = stAborted
 	case r.Err != nil:
 		c.sqlError(r.Err)
 	case r.Store != nil:
+		var se *pgsql.StoreError
+		if errors.As(r.Store, &se) {
+			c.th.errorf("%s", se.Reason())
+		}
 		c.th.errorf("client %d script %d command %d %v", c.id, c.script, c.cmd, r.Store)
 		c.estatus = esMeta
 		c.state = stAborted
@@ -97,6 +102,16 @@ func (c *client) sqlOutcome(r *pgsql.Reply) bool {
 // sqlError classifies a server error; serialization and deadlock failures
 // may be retried, anything else aborts the client as in pgbench 15.
 func (c *client) sqlError(e *pgsql.Error) {
+	if e.Unprepared != "" {
+		// pgbench prepares in a request of its own and reports a failure
+		// there, then fails to run the statement; so does gbench.
+		c.estatus = esOther
+		c.th.errorf("%s", e.Error())
+		c.th.errorf("client %d script %d aborted in command %d query %d: prepared statement \"%s\" does not exist",
+			c.id, c.script, c.cmd, e.Index, e.Unprepared)
+		c.state = stAborted
+		return
+	}
 	switch e.Code {
 	case pgsql.CodeSerializationFailure:
 		c.estatus = esSerialization
@@ -104,7 +119,7 @@ func (c *client) sqlError(e *pgsql.Error) {
 		c.estatus = esDeadlock
 	default:
 		c.estatus = esOther
-		c.th.errorf("client %d script %d aborted in command %d query %d: %s", c.id, c.script, c.cmd, 0, e.Error())
+		c.th.errorf("client %d script %d aborted in command %d query %d: %s", c.id, c.script, c.cmd, e.Index, e.Error())
 		c.state = stAborted
 		return
 	}

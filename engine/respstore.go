@@ -47,7 +47,7 @@ func (c *client) storeRESPValue(cmd *script.Command, v *resp.Value, column []byt
 	key := append(append(c.rs.key[:0], cmd.Prefix...), column...)
 	c.rs.key = key
 	if !script.ValidVarName(key) {
-		return fmt.Errorf("%s: invalid variable name: %q", cmd.GSetName(), key)
+		return fmt.Errorf("%s: invalid variable name: \"%s\"", cmd.GSetName(), key)
 	}
 	slot, ok := c.env.Vars.Symbols().Lookup(key)
 	if !ok {

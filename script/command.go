@@ -96,6 +96,16 @@ type ShellWord struct {
 	Slot int
 }
 
+// Program is the command's first word as written, which pgbench's
+// messages about the command start with ("false: could not launch shell
+// command").
+func (sh *Shell) Program() string {
+	if len(sh.Words) == 0 {
+		return ""
+	}
+	return sh.Words[0].Text
+}
+
 // Script is one parsed script (a file or a builtin) with its weight.
 type Script struct {
 	Name     string // pgbench's description: the file name or "<builtin: ...>"

@@ -7,20 +7,34 @@ import (
 
 // Error is a problem found in a script before it runs. Error() reads
 // "file:line:col: message", then the offending line and a caret under the
-// spot; Col is 0 when the problem is not at one spot.
+// spot. The message is pgbench's words (Msg and, for a meta-command, ` in
+// command "name"`), then gbench's explanation when it has one. Col is 0
+// when the problem is not at one spot, Line is 0 when it is about the whole
+// script (whose name the message then gives).
 type Error struct {
 	File      string
 	Line, Col int
-	Msg       string
+	Msg       string // pgbench's words: "syntax error", "unexpected function name (x)"
+	Cmd       string // the meta-command, without its backslash, or ""
+	Detail    string // gbench's explanation after pgbench's words, or ""
 	Source    string // the offending line, without its newline
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Col > 0 {
-		fmt.Fprintf(&b, "%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	} else {
-		fmt.Fprintf(&b, "%s:%d: %s", e.File, e.Line, e.Msg)
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		fmt.Fprintf(&b, "%s:%d:%d: ", e.File, e.Line, e.Col)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "%s:%d: ", e.File, e.Line)
+	}
+	b.WriteString(e.Msg)
+	if e.Cmd != "" {
+		fmt.Fprintf(&b, " in command \"%s\"", e.Cmd)
+	}
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
 	}
 	if e.Source != "" {
 		b.WriteString("\n")
@@ -28,10 +42,22 @@ func (e *Error) Error() string {
 		if e.Col > 0 {
 			b.WriteString("\n")
 			b.WriteString(caretPad(e.Source, e.Col))
-			b.WriteString("^")
+			b.WriteString("^ error found here")
 		}
 	}
 	return b.String()
+}
+
+// in names the meta-command the error is in.
+func (e *Error) in(cmd string) *Error {
+	e.Cmd = cmd
+	return e
+}
+
+// because adds gbench's explanation.
+func (e *Error) because(format string, args ...any) *Error {
+	e.Detail = fmt.Sprintf(format, args...)
+	return e
 }
 
 // caretPad returns the blanks that put a caret under column col of line,

@@ -11,7 +11,7 @@ import (
 // List functions build the list in the variable's own buffer.
 func (env *Env) ExecSet(s *SetCommand) error {
 	if !validVarName(s.Var) {
-		return fmt.Errorf("set: invalid variable name: %q", s.Var)
+		return fmt.Errorf("set: invalid variable name: \"%s\"", s.Var)
 	}
 	if s.List != nil {
 		return env.execList(s)
@@ -165,11 +165,11 @@ func (env *Env) SleepUsec(s *Sleep) (int64, error) {
 	var buf [64]byte
 	b, ok := env.Vars.AppendText(buf[:0], s.Slot)
 	if !ok {
-		return 0, fmt.Errorf("sleep: undefined variable %q", s.Var)
+		return 0, fmt.Errorf("sleep: undefined variable \"%s\"", s.Var)
 	}
 	usec := atoi(string(b))
 	if usec == 0 && (len(b) == 0 || !isDigit(b[0])) {
-		return 0, fmt.Errorf("sleep: invalid sleep time %q for variable %q", b, s.Var)
+		return 0, fmt.Errorf("sleep: invalid sleep time \"%s\" for variable \"%s\"", b, s.Var)
 	}
 	return int64(usec * int32(s.Unit)), nil
 }
@@ -178,7 +178,7 @@ func (env *Env) SleepUsec(s *Sleep) (int64, error) {
 const maxShellCommand = 255
 
 // ShellCommand appends the command line of \shell or \setshell to dst.
-func (env *Env) ShellCommand(sh *Shell, dst []byte, name string) ([]byte, error) {
+func (env *Env) ShellCommand(sh *Shell, dst []byte) ([]byte, error) {
 	start := len(dst)
 	for i, w := range sh.Words {
 		if i > 0 {
@@ -189,11 +189,11 @@ func (env *Env) ShellCommand(sh *Shell, dst []byte, name string) ([]byte, error)
 		} else {
 			var ok bool
 			if dst, ok = env.Vars.AppendText(dst, w.Slot); !ok {
-				return dst, fmt.Errorf("%s: undefined variable %q", name, w.Text)
+				return dst, fmt.Errorf("%s: undefined variable \"%s\"", sh.Program(), w.Text)
 			}
 		}
 		if len(dst)-start >= maxShellCommand {
-			return dst, fmt.Errorf("%s: shell command is too long", name)
+			return dst, fmt.Errorf("%s: shell command is too long", sh.Program())
 		}
 	}
 	return dst, nil
@@ -210,17 +210,17 @@ func (env *Env) SetShellResult(sh *Shell, out []byte) error {
 		out = out[:63]
 	}
 	if len(out) == 0 {
-		return errors.New("setshell: could not read result of shell command")
+		return fmt.Errorf("%s: could not read result of shell command", sh.Program())
 	}
 	n, end := strtol(out)
 	for end < len(out) && isCSpace(out[end]) {
 		end++
 	}
 	if end != len(out) {
-		return fmt.Errorf("setshell: shell command must return an integer (not %q)", out)
+		return fmt.Errorf("%s: shell command must return an integer (not \"%s\")", sh.Program(), out)
 	}
 	if !validVarName(sh.Var) {
-		return fmt.Errorf("setshell: invalid variable name: %q", sh.Var)
+		return fmt.Errorf("setshell: invalid variable name: \"%s\"", sh.Var)
 	}
 	env.Vars.SetInt(sh.Slot, int64(int32(n)))
 	return nil

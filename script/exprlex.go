@@ -105,7 +105,7 @@ func (l *exprLexer) Next() (lexer.Token, error) {
 	}
 	typ, n := scanExprToken(l.src[l.off:])
 	if n == 0 {
-		return lexer.Token{}, &lexError{pos: start, msg: fmt.Sprintf("unexpected character %q", l.src[l.off:l.off+1])}
+		return lexer.Token{}, &lexError{pos: start, msg: fmt.Sprintf("unexpected character (%s)", l.src[l.off:l.off+1])}
 	}
 	val := l.src[l.off : l.off+n]
 	if typ == tokIdent && exprKeywords[strings.ToLower(val)] {

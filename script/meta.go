@@ -53,6 +53,11 @@ func continuationLen(s string) int {
 	return 0
 }
 
+// maxMetaArgs is pgbench's MAX_ARGS: the most words a meta-command other
+// than \set, \if and \elif may have, its name included. pgbench rejects
+// more while parsing; \resp, gbench's own, has no such limit.
+const maxMetaArgs = 256
+
 // metaKinds maps meta-command names (matched ignoring case) to kinds.
 var metaKinds = map[string]CmdKind{
 	"set": CmdSet, "setshell": CmdSetShell, "shell": CmdShell, "sleep": CmdSleep,
@@ -72,12 +77,16 @@ func (p *parser) parseMeta(raw rawCommand) (*Command, error) {
 	name := strings.ToLower(ws[0].text)
 	cmd := p.newCommand(raw.off, name)
 	cmd.FirstLine = strings.TrimRight(p.src.text[raw.off:raw.end], "\r\n")
+	if len(ws) > maxMetaArgs && name != "set" && name != "if" && name != "elif" && name != "resp" {
+		return nil, p.src.errorAt(ws[maxMetaArgs].off, "too many arguments").in(name).
+			because("a meta-command takes at most %d words, its name included", maxMetaArgs)
+	}
 	if name == "gset" || name == "aset" {
 		return p.parseGSet(raw, ws)
 	}
 	kind, ok := metaKinds[name]
 	if !ok {
-		return nil, p.src.errorAt(ws[0].off, "invalid command \\%s", ws[0].text)
+		return nil, p.src.errorAt(ws[0].off, "invalid command").in(ws[0].text)
 	}
 	cmd.Kind = kind
 	switch kind {
@@ -93,14 +102,14 @@ func (p *parser) parseMeta(raw rawCommand) (*Command, error) {
 		return cmd, p.parseRESP(cmd, raw, ws)
 	}
 	if len(ws) != 1 {
-		return nil, p.src.errorAt(ws[1].off, "unexpected argument for \\%s", name)
+		return nil, p.src.errorAt(ws[1].off, "unexpected argument").in(name)
 	}
 	return cmd, nil
 }
 
 func (p *parser) parseSet(cmd *Command, raw rawCommand, ws []word) error {
 	if len(ws) < 2 {
-		return p.src.errorAt(ws[0].off, "missing argument in \\set: expected a variable name and an expression")
+		return p.src.errorAt(ws[0].off, "missing argument").in("set").because("expected a variable name and an expression")
 	}
 	n, err := p.parseExpr(ws[1].end, raw.end, "set")
 	if err != nil {
@@ -121,7 +130,7 @@ func (p *parser) checkLists(n Node, cmdName string) error {
 		return nil
 	}
 	if funcInfos[c.Fn].list {
-		return p.src.errorAt(p.exprBase+c.P.Offset, "%s() returns a list, which can only be the whole expression of \\set, not part of a computation, in \\%s", funcInfos[c.Fn].name, cmdName)
+		return p.src.errorAt(p.exprBase+c.P.Offset, "%s() returns a list, which can only be the whole expression of \\set, not part of a computation", funcInfos[c.Fn].name).in(cmdName)
 	}
 	for _, a := range c.Args {
 		if err := p.checkLists(a, cmdName); err != nil {
@@ -145,9 +154,9 @@ func (p *parser) parseCond(cmd *Command, raw rawCommand, ws []word) error {
 func (p *parser) parseSleep(cmd *Command, ws []word) error {
 	switch {
 	case len(ws) < 2:
-		return p.src.errorAt(ws[0].off, "missing argument in \\sleep: expected a duration")
+		return p.src.errorAt(ws[0].off, "missing argument").in("sleep").because("expected a duration")
 	case len(ws) > 3:
-		return p.src.errorAt(ws[3].off, "too many arguments in \\sleep")
+		return p.src.errorAt(ws[3].off, "too many arguments").in("sleep")
 	}
 	arg, unit, unitOff := ws[1].text, "", -1
 	if len(ws) == 3 {
@@ -158,7 +167,7 @@ func (p *parser) parseSleep(cmd *Command, ws []word) error {
 		if digits < len(arg) {
 			hasDigit := digits > 0 && isDigit(arg[digits-1])
 			if len(ws) != 2 || !hasDigit {
-				return p.src.errorAt(ws[1].off, "invalid sleep time %q, must be an integer", arg)
+				return p.src.errorAt(ws[1].off, "invalid sleep time, must be an integer (%s)", arg).in("sleep")
 			}
 			unit, unitOff = arg[digits:], ws[1].off+digits
 		}
@@ -172,7 +181,7 @@ func (p *parser) parseSleep(cmd *Command, ws []word) error {
 			mult = 1000
 		case "s":
 		default:
-			return p.src.errorAt(unitOff, "unrecognized time unit %q, must be us, ms or s", unit)
+			return p.src.errorAt(unitOff, "unrecognized time unit, must be us, ms or s (%s)", unit).in("sleep")
 		}
 	}
 	s := &Sleep{Slot: -1, Unit: SleepUnit(mult)}
@@ -227,11 +236,11 @@ func (p *parser) parseShell(cmd *Command, ws []word) error {
 	sh := &Shell{Slot: -1}
 	if cmd.Kind == CmdSetShell {
 		if len(ws) < 3 {
-			return p.src.errorAt(ws[0].off, "missing argument in \\setshell: expected a variable name and a command")
+			return p.src.errorAt(ws[0].off, "missing argument").in("setshell").because("expected a variable name and a command")
 		}
 		sh.Var, args = ws[1].text, ws[2:]
 	} else if len(ws) < 2 {
-		return p.src.errorAt(ws[0].off, "missing command in \\shell")
+		return p.src.errorAt(ws[0].off, "missing command").in("shell")
 	}
 	for _, w := range args {
 		sw := ShellWord{Text: w.text, Slot: -1}
@@ -251,12 +260,17 @@ func (p *parser) parseShell(cmd *Command, ws []word) error {
 func (p *parser) parseGSet(raw rawCommand, ws []word) (*Command, error) {
 	name := strings.ToLower(ws[0].text)
 	if len(ws) > 2 {
-		return nil, p.src.errorAt(ws[2].off, "too many arguments in \\%s", name)
+		return nil, p.src.errorAt(ws[2].off, "too many arguments").in(name)
 	}
 	n := len(p.script.Commands)
 	if n == 0 || p.script.Commands[n-1].GSet != NoGSet ||
 		(p.script.Commands[n-1].Kind != CmdSQL && p.script.Commands[n-1].Kind != CmdRESP) {
-		return nil, p.src.errorAt(ws[0].off, "\\%s must follow an SQL or \\resp command", name)
+		e := p.src.errorAt(ws[0].off, "\\%s must follow an SQL command", name)
+		if n > 0 && p.script.Commands[n-1].Kind != CmdSQL {
+			// pgbench names the meta-command in the way.
+			e.Msg += " (" + p.script.Commands[n-1].FirstLine + ")"
+		}
+		return nil, e.because("it stores the result of the SQL or \\resp command just before it")
 	}
 	prev := p.script.Commands[n-1]
 	prev.GSet = GSet

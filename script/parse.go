@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // parser turns one script's text into commands.
@@ -41,7 +38,7 @@ func Parse(name, text string, weight int) (*Script, error) {
 		}
 	}
 	if len(p.script.Commands) == 0 {
-		return nil, &Error{File: name, Line: 1, Msg: "empty command list for script: it holds no SQL or meta-command"}
+		return nil, &Error{File: name, Msg: fmt.Sprintf("empty command list for script \"%s\"", name), Detail: "it holds no SQL or meta-command"}
 	}
 	if err := p.checkConditionals(); err != nil {
 		return nil, err
@@ -74,90 +71,33 @@ func (p *parser) addSQL(raw rawCommand) {
 func (p *parser) parseExpr(start, end int, cmdName string) (Node, error) {
 	text := p.src.text[start:end]
 	p.exprBase = start
+	if se := firstExprError(text); se != nil {
+		return nil, p.exprError(start, text, se, cmdName)
+	}
 	g, err := exprParser.ParseString(p.src.name, text)
 	if err != nil {
-		return nil, p.exprError(start, text, err, cmdName)
+		return nil, p.exprError(start, text, participleError(text, err), cmdName)
 	}
 	n, err := resolveExpr(g, p.atomBuilder(start))
 	if err != nil {
-		return nil, p.exprError(start, text, err, cmdName)
+		var se *exprSyntaxError
+		if !errors.As(err, &se) {
+			se = &exprSyntaxError{msg: err.Error()}
+		}
+		return nil, p.exprError(start, text, se, cmdName)
 	}
 	return n, nil
 }
 
-// exprError converts a lexer, parser or resolver error into an *Error at
-// the right place in the file.
-func (p *parser) exprError(base int, text string, err error, cmdName string) error {
-	var se *exprSyntaxError
-	var pe participle.Error
-	switch {
-	case errors.As(err, &se):
-		return p.src.errorAt(base+se.pos.Offset, "%s in \\%s", se.msg, cmdName)
-	case errors.As(err, &pe):
-		off := pe.Position().Offset
-		msg := participleMessage(text, off, pe)
-		return p.src.errorAt(base+off, "%s in \\%s", msg, cmdName)
+// exprError places an expression error in the file. As pgbench, it
+// reports instead the last unexpected character after the error, if any.
+func (p *parser) exprError(base int, text string, se *exprSyntaxError, cmdName string) error {
+	if bad := lastBadCharacter(text, se.end); bad != nil {
+		se = bad
 	}
-	return p.src.errorAt(base, "%v in \\%s", err, cmdName)
-}
-
-// participleMessage rewrites participle's messages in words a user knows.
-func participleMessage(text string, off int, pe participle.Error) string {
-	if le, ok := pe.(*lexError); ok {
-		return le.msg
-	}
-	if name, ok := bareIdentBefore(text, off); ok {
-		return fmt.Sprintf("syntax error: %q is not a function call; write :%s for a variable", name, name)
-	}
-	rest := strings.TrimLeft(text[min(off, len(text)):], " \t\r\f\v")
-	if rest == "" || rest[0] == '\n' {
-		return "syntax error: unexpected end of expression"
-	}
-	tok := rest
-	if _, n := scanExprToken(rest); n > 0 {
-		tok = rest[:n]
-	} else {
-		tok = rest[:1]
-	}
-	return fmt.Sprintf("syntax error at %q", tok)
-}
-
-// bareIdentBefore reports whether the token just before off is a plain
-// identifier (a function name without its parenthesis), a common mistake
-// for a variable reference.
-func bareIdentBefore(text string, off int) (string, bool) {
-	var last string
-	var lastType lexer.TokenType
-	for i := 0; i < len(text) && i < off; {
-		c := text[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\\' || c == '\n' {
-			i++
-			continue
-		}
-		typ, n := scanExprToken(text[i:])
-		if n == 0 {
-			return "", false
-		}
-		last, lastType = text[i:i+n], typ
-		i += n
-	}
-	if lastType != tokIdent || exprKeywords[strings.ToLower(last)] {
-		return "", false
-	}
-	rest := strings.TrimLeft(text[min(off, len(text)):], " \t\r\f\v")
-	return last, !strings.HasPrefix(rest, "(")
-}
-
-// exprSyntaxError is an error found while building the expression tree.
-type exprSyntaxError struct {
-	pos lexer.Position
-	msg string
-}
-
-func (e *exprSyntaxError) Error() string { return e.msg }
-
-func syntaxErrorAt(pos lexer.Position, tok string) error {
-	return &exprSyntaxError{pos: pos, msg: fmt.Sprintf("syntax error at %q", tok)}
+	e := p.src.errorAt(base+se.pos.Offset, "%s", se.msg).in(cmdName)
+	e.Detail = se.detail
+	return e
 }
 
 // atomBuilder converts grammar atoms to nodes, checking literals and
@@ -220,10 +160,12 @@ func buildCase(c *gCase, build func(*gAtom) (Node, error)) (Node, error) {
 	return call(c.Pos, fnCase, append(args, els)...), nil
 }
 
+// buildCall builds a function call; firstExprError has checked the name
+// and the number of arguments.
 func buildCall(c *gCall, build func(*gAtom) (Node, error)) (Node, error) {
 	fn, ok := lookupFunc(c.Name)
 	if !ok {
-		return nil, &exprSyntaxError{pos: c.Pos, msg: fmt.Sprintf("unknown function %q", c.Name)}
+		return nil, &exprSyntaxError{pos: c.Pos, msg: fmt.Sprintf("unexpected function name (%s)", c.Name)}
 	}
 	args := make([]Node, 0, len(c.Args)+1)
 	for _, a := range c.Args {
@@ -233,18 +175,30 @@ func buildCall(c *gCall, build func(*gAtom) (Node, error)) (Node, error) {
 		}
 		args = append(args, n)
 	}
-	info := funcInfos[fn]
-	switch {
-	case info.nargs == nargsVariable && len(args) == 0:
-		return nil, &exprSyntaxError{pos: c.Pos, msg: fmt.Sprintf("%s() needs at least one argument", info.name)}
-	case info.nargs == nargsHash && (len(args) < 1 || len(args) > 2),
-		info.nargs == nargsPermute && (len(args) < 2 || len(args) > 3),
-		info.nargs >= 0 && len(args) != info.nargs:
-		return nil, &exprSyntaxError{pos: c.Pos, msg: fmt.Sprintf("unexpected number of arguments for %s(): %s", info.name, arity(info.nargs, len(args)))}
-	case info.nargs == nargsHash && len(args) == 1, info.nargs == nargsPermute && len(args) == 2:
+	if se := checkArity(c.Name, fn, len(args)); se != nil {
+		se.pos = c.Pos
+		return nil, se
+	}
+	if info := funcInfos[fn]; info.nargs == nargsHash && len(args) == 1 || info.nargs == nargsPermute && len(args) == 2 {
 		args = append(args, &VarNode{P: c.Pos, Name: "default_seed", Slot: -1})
 	}
 	return call(c.Pos, fn, args...), nil
+}
+
+// checkArity checks the number of arguments of a call of fn, named name
+// in the script, with pgbench's messages.
+func checkArity(name string, fn funcID, n int) *exprSyntaxError {
+	info := funcInfos[fn]
+	name = strings.ToLower(name)
+	switch {
+	case info.nargs == nargsVariable && n == 0:
+		return &exprSyntaxError{msg: fmt.Sprintf("at least one argument expected (%s)", name)}
+	case info.nargs == nargsHash && (n < 1 || n > 2),
+		info.nargs == nargsPermute && (n < 2 || n > 3),
+		info.nargs >= 0 && n != info.nargs:
+		return &exprSyntaxError{msg: fmt.Sprintf("unexpected number of arguments (%s)", name), detail: arity(info.nargs, n)}
+	}
+	return nil
 }
 
 func arity(nargs, got int) string {

@@ -137,7 +137,8 @@ func (r *resolver) operand() (Node, error) {
 	switch it.kind {
 	case itemOperand:
 		if it.atom.MaxInt != nil {
-			return nil, &exprSyntaxError{pos: it.pos, msg: fmt.Sprintf("bigint constant overflow (%s): only -9223372036854775808 may be written", *it.atom.MaxInt)}
+			return nil, &exprSyntaxError{pos: it.pos, msg: "syntax error",
+				detail: fmt.Sprintf("%s is beyond bigint; only -%[1]s may be written", *it.atom.MaxInt)}
 		}
 		return r.build(it.atom)
 	case itemPrefix:

@@ -198,10 +198,10 @@ func (p *parser) parseRESP(cmd *Command, raw rawCommand, ws []word) error {
 	base := ws[0].end
 	args, bad, msg := splitRESPArgs(p.src.text[base:raw.end])
 	if bad >= 0 {
-		return p.src.errorAt(base+bad, "%s in \\resp", msg)
+		return p.src.errorAt(base+bad, "%s", msg).in("resp")
 	}
 	if len(args) == 0 {
-		return p.src.errorAt(ws[0].off, "missing command in \\resp: expected a command name and its arguments")
+		return p.src.errorAt(ws[0].off, "missing command").in("resp").because("expected a command name and its arguments")
 	}
 	rc := &RESPCommand{}
 	for _, a := range args {

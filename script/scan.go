@@ -27,6 +27,9 @@ type scanner struct {
 	beginDepth int
 	idCount    int
 	idFirst    [4]byte // first letters of create/or/replace/function/procedure
+	// open: the script ended inside a quote, a comment or a dollar quote,
+	// which then runs to the end, final newline included.
+	open bool
 }
 
 // next returns the next command; ok is false at the end of the script.
@@ -60,7 +63,9 @@ func (s *scanner) next() (cmd rawCommand, ok bool) {
 			s.token()
 		}
 	}
-	s.dropFinalNewline()
+	if !s.open {
+		s.dropFinalNewline()
+	}
 	return s.flush()
 }
 
@@ -207,6 +212,7 @@ func (s *scanner) comment() {
 			s.echo(1)
 		}
 	}
+	s.open = true
 }
 
 // quoted scans a string literal whose opening quote ends at prefix bytes;
@@ -232,6 +238,7 @@ func (s *scanner) quoted(prefix int, escapes bool) {
 			s.echo(1)
 		}
 	}
+	s.open = true
 }
 
 // quoteContinuation returns the length of whitespace containing a newline
@@ -272,6 +279,7 @@ func (s *scanner) quotedIdent(prefix int) {
 		}
 		s.echo(1)
 	}
+	s.open = true
 }
 
 // dollar scans a $tag$ ... $tag$ string, or a lone "$" or "$1".
@@ -292,6 +300,7 @@ func (s *scanner) dollar() {
 	end := strings.Index(s.src[s.pos:], delim)
 	if end < 0 {
 		s.echo(len(s.src) - s.pos)
+		s.open = true
 		return
 	}
 	s.echo(end + len(delim))

@@ -175,7 +175,7 @@ func (vs *Vars) Value(slot int) (Value, error) {
 	x := &vs.v[slot]
 	switch {
 	case !x.defined:
-		return Value{}, fmt.Errorf("undefined variable %q", vs.syms.names[slot])
+		return Value{}, fmt.Errorf("undefined variable \"%s\"", vs.syms.names[slot])
 	case x.isList:
 		return Value{}, fmt.Errorf("variable %q holds a list where a number is required", vs.syms.names[slot])
 	case x.val.kind != KindNone:

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"os"
@@ -83,7 +84,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		Rate: o.rate, LatencyLimit: time.Duration(o.latencyLimit * float64(time.Millisecond)),
 		MaxTries: o.maxTries, Connect: o.connect, Progress: time.Duration(o.progress) * time.Second,
 		PerCommand: o.perCommand, ExitOnAbort: o.exitOnAbort, VerboseErrors: o.verboseErrors,
-		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr,
+		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr, Stdout: shellStdout(env, o),
 		SamplingRate: o.samplingRate,
 	}
 	if cfg.Transactions == 0 && cfg.Duration == 0 {
@@ -361,4 +362,13 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		return exitRun
 	}
 	return code
+}
+
+// shellStdout is where \shell output goes: standard output, as pgbench's,
+// unless the JSON result is written there.
+func shellStdout(env *Env, o *options) io.Writer {
+	if o.jsonOut == "-" {
+		return env.Stderr
+	}
+	return env.Stdout
 }

@@ -134,9 +134,9 @@ var cliCases = []cliCase{
 	{args: []string{"--exit-on-abort", "-Z"}, code: 1, gcode: 1,
 		allow: "gbench has PostgreSQL 16's --exit-on-abort, which pgbench 15 does not know"},
 	{args: []string{"-f", "testdata/syntax_error.sql"}, code: 1, gcode: 1,
-		allow: "script errors read file:line:col: message with a caret (house style), not pgbench's wording"},
+		allow: "script errors carry pgbench's words after file:line:col (pgbench: file:line), then gbench's explanation and a caret"},
 	{args: []string{"-f", "testdata/empty.sql"}, code: 1, gcode: 1,
-		allow: "script errors read file:line:col: message (house style)"},
+		allow: "pgbench's words, then gbench's explanation of why the script is empty"},
 }
 
 // TestCLIErrorsMatchPgbench runs every cliCases row through gbench and, when

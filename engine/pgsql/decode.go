@@ -52,23 +52,54 @@ func MessageSize(in []byte) int {
 
 // Error is an error reported by the server.
 type Error struct {
-	Severity string
-	Code     string // SQLSTATE
-	Message  string
-	Detail   string
-	Hint     string
+	Severity         string
+	Code             string // SQLSTATE
+	Message          string
+	Detail           string
+	Hint             string
+	Position         int // 1-based character in Query, 0 for none
+	InternalQuery    string
+	InternalPosition int    // 1-based character in InternalQuery, 0 for none
+	Where            string // the context
+	// Query is the statement as libpq would know it when the error came:
+	// the text sent in simple and extended mode, none when a prepared
+	// statement ran. Error shows Position in it.
+	Query string
+	// Index is the query of a compound command (\;) the error is about,
+	// counted from 0.
+	Index int
+	// Unprepared names the prepared statement whose Parse this error
+	// rejected, in the request that was also to run it: the statement does
+	// not exist. "" otherwise.
+	Unprepared string
 }
 
+// Error returns the message as libpq's default verbosity prints it:
+// "SEVERITY:  text", the statement's line with a caret under the position
+// (or " at character N" without the statement), then the DETAIL, HINT,
+// QUERY and CONTEXT lines that are present.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:  %s", e.Severity, e.Message)
-	if e.Detail != "" {
-		fmt.Fprintf(&b, "\nDETAIL:  %s", e.Detail)
+	query, pos := e.Query, e.Position
+	if pos == 0 {
+		query, pos = e.InternalQuery, e.InternalPosition
 	}
-	if e.Hint != "" {
-		fmt.Fprintf(&b, "\nHINT:  %s", e.Hint)
+	if pos > 0 && query == "" {
+		fmt.Fprintf(&b, " at character %d", pos)
 	}
-	return b.String()
+	b.WriteByte('\n')
+	if pos > 0 && query != "" {
+		appendErrorPosition(&b, query, pos)
+	}
+	for _, f := range [...]struct{ name, value string }{
+		{"DETAIL", e.Detail}, {"HINT", e.Hint}, {"QUERY", e.InternalQuery}, {"CONTEXT", e.Where},
+	} {
+		if f.value != "" {
+			fmt.Fprintf(&b, "%s:  %s\n", f.name, f.value)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Serialization and deadlock errors are the ones pgbench retries.
@@ -84,6 +115,8 @@ type decoder struct {
 	err     *Error
 	copy    bool
 	copyIn  bool // COPY FROM STDIN started: the server waits for CopyFail
+
+	parsed bool // a ParseComplete came
 
 	tuples bool // the current result has a row description
 	rows   int
@@ -119,9 +152,12 @@ func (d *decoder) message(typ byte, body []byte, cmd *script.Command, vars *scri
 		}
 	case 'C', 'I':
 		d.endResult(cmd, vars)
+	case '1':
+		d.parsed = true
 	case 'E':
 		if d.err == nil {
 			d.err = decodeError(body)
+			d.err.Index = d.results
 		}
 	case 'Z':
 		if len(body) != 1 {
@@ -196,7 +232,7 @@ func (d *decoder) finish(cmd *script.Command, vars *script.Vars, r *Reply) {
 	case cmd.GSet == script.GSet:
 		r.Store = d.storeRow(cmd, vars)
 	}
-	d.results, d.err, d.copy, d.copyIn, d.store = 0, nil, false, false, nil
+	d.results, d.err, d.copy, d.copyIn, d.store, d.parsed = 0, nil, false, false, nil, false
 	d.tuples, d.rows, d.lastTuples, d.lastRows = false, 0, false, 0
 }
 
@@ -214,13 +250,33 @@ func (d *decoder) storeRow(cmd *script.Command, vars *script.Vars) error {
 			valStart = d.valEnds[i]
 		}
 		if !script.ValidVarName(d.key) {
-			return fmt.Errorf("%s: invalid variable name: %q", cmd.GSetName(), d.key)
+			return &StoreError{Cmd: cmd.GSetName(), Query: d.results - 1, Name: string(d.key)}
 		}
 		if slot, ok := syms.Lookup(d.key); ok {
 			vars.SetText(slot, val)
 		}
 	}
 	return nil
+}
+
+// StoreError is a column that \gset or \aset cannot store, its name (with
+// the prefix) not being a valid variable name.
+type StoreError struct {
+	Cmd   string // "gset" or "aset"
+	Query int    // the query's index in the command
+	Name  string
+}
+
+// Error reads "query N: error storing into variable NAME", the words of
+// pgbench's abort message; Reason gives its other message.
+func (e *StoreError) Error() string {
+	return fmt.Sprintf("query %d: error storing into variable %s", e.Query, e.Name)
+}
+
+// Reason is why the column cannot be stored, as pgbench says it first:
+// `gset: invalid variable name: "?column?"`.
+func (e *StoreError) Reason() string {
+	return fmt.Sprintf("%s: invalid variable name: \"%s\"", e.Cmd, e.Name)
 }
 
 // decodeError converts an ErrorResponse or NoticeResponse body.
@@ -233,5 +289,6 @@ func decodeError(body []byte) *Error {
 	if sev == "" {
 		sev = m.Severity
 	}
-	return &Error{Severity: sev, Code: m.Code, Message: m.Message, Detail: m.Detail, Hint: m.Hint}
+	return &Error{Severity: sev, Code: m.Code, Message: m.Message, Detail: m.Detail, Hint: m.Hint,
+		Position: int(m.Position), InternalQuery: m.InternalQuery, InternalPosition: int(m.InternalPosition), Where: m.Where}
 }

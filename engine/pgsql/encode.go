@@ -7,6 +7,9 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 
+// emptyParam is an empty, non-NULL parameter value.
+var emptyParam = []byte{}
+
 // int8ArrayOID is the type of list parameters.
 const int8ArrayOID = 1016
 
@@ -96,8 +99,14 @@ func (e *encoder) bind(out []byte, stmt string, q *script.SQL, vars *script.Vars
 			continue
 		}
 		// If a later append moves e.buf, this slice keeps pointing at the
-		// old array, whose bytes do not change.
-		e.params = append(e.params, e.buf[start:len(e.buf):len(e.buf)])
+		// old array, whose bytes do not change. An empty value (a NULL
+		// column stored by \gset) is an empty string, as in pgbench, and
+		// must not be the nil that pgproto3 sends as NULL.
+		p := e.buf[start:len(e.buf):len(e.buf)]
+		if p == nil {
+			p = emptyParam
+		}
+		e.params = append(e.params, p)
 	}
 	e.bindMsg.DestinationPortal, e.bindMsg.PreparedStatement = "", stmt
 	e.bindMsg.ParameterFormatCodes, e.bindMsg.Parameters = e.formats, e.params

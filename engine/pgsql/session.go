@@ -16,6 +16,7 @@ import (
 type Session struct {
 	mode     script.Mode
 	prepared []bool // by script.SQL.ID
+	parsing  []bool // by script.SQL.ID: its Parse is in a request not yet answered
 	tx       byte
 	pipeline bool
 
@@ -33,7 +34,7 @@ type Session struct {
 // for a program with numSQL SQL commands. txStatus is the status of the
 // connection's last ReadyForQuery ('I' after connecting).
 func NewSession(mode script.Mode, numSQL int, txStatus byte) *Session {
-	return &Session{mode: mode, prepared: make([]bool, numSQL), tx: txStatus}
+	return &Session{mode: mode, prepared: make([]bool, numSQL), parsing: make([]bool, numSQL), tx: txStatus}
 }
 
 // TxStatus returns the transaction status of the last ReadyForQuery: 'I'
@@ -78,7 +79,8 @@ func (s *Session) Query(out []byte, cmd *script.Command, vars *script.Vars) []by
 	case script.Prepared:
 		if !s.prepared[q.ID] {
 			out = s.enc.parse(out, q.PrepName, q, vars)
-			s.prepared[q.ID] = true
+			// In a pipeline the reply is matched to its Sync, not to cmd.
+			s.prepared[q.ID], s.parsing[q.ID] = true, !s.pipeline
 		}
 		out = s.enc.bind(out, q.PrepName, q, vars)
 	default:
@@ -171,10 +173,51 @@ func (s *Session) Receive(in []byte, vars *script.Vars, r *Reply) (n int, done b
 		if fin {
 			s.tx = s.dec.tx
 			s.pop()
+			parseFailed := s.parseFailed(cmd)
 			s.dec.finish(cmd, vars, r)
+			switch {
+			case r.Err != nil && cmd != nil && cmd.Kind == script.CmdSQL:
+				s.explain(r.Err, cmd.SQL, vars, parseFailed)
+			case r.Err != nil:
+				// A pipeline's request: each of its statements is a
+				// query of its own, as pgbench counts them.
+				r.Err.Index = 0
+			}
 			return n, true, nil
 		}
 	}
+}
+
+// explain adds to an error of an SQL command what pgbench's libpq knows:
+// the statement text (for the LINE display of a position) and, when the
+// request's Parse failed, the statement that therefore does not exist. The
+// simple mode's text is substituted again from the variables, which the
+// failed request did not change. Only the error path allocates.
+func (s *Session) explain(e *Error, q *script.SQL, vars *script.Vars, parseFailed bool) {
+	switch {
+	case s.mode == script.Simple:
+		e.Query = string(q.AppendSimple(nil, vars))
+	case s.mode == script.Extended || parseFailed:
+		e.Query = q.Query
+	}
+	if parseFailed {
+		e.Unprepared = q.PrepName
+	}
+}
+
+// parseFailed reports, at the end of cmd's reply, whether the request
+// carried cmd's Parse and the server rejected it; the statement is then
+// not prepared on this connection.
+func (s *Session) parseFailed(cmd *script.Command) bool {
+	if cmd == nil || cmd.Kind != script.CmdSQL || s.mode != script.Prepared || !s.parsing[cmd.SQL.ID] {
+		return false
+	}
+	s.parsing[cmd.SQL.ID] = false
+	if s.dec.err == nil || s.dec.parsed {
+		return false
+	}
+	s.prepared[cmd.SQL.ID] = false
+	return true
 }
 
 // NeedCopyFail reports whether the server started a COPY FROM STDIN and
