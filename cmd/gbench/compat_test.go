@@ -63,18 +63,35 @@ func runGbench(args ...string) outcome {
 // execPgbench runs the reference pgbench with the test's environment.
 func execPgbench(t testing.TB, path string, args ...string) outcome {
 	t.Helper()
+	o := execPgbenchEnv(path, nil, args...)
+	if o.code < 0 {
+		t.Fatalf("running %s %q: %s", path, args, o.stderr)
+	}
+	return o
+}
+
+// execPgbenchEnv runs the reference pgbench with env added to the test's
+// environment. It may be called from any goroutine: a failure to run
+// pgbench at all gives exit status -1 and the reason as stderr.
+func execPgbenchEnv(path string, env [][2]string, args ...string) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdin = strings.NewReader("")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if env != nil {
+		cmd.Env = os.Environ()
+		for _, kv := range env {
+			cmd.Env = append(cmd.Env, kv[0]+"="+kv[1])
+		}
+	}
 	err := cmd.Run()
 	code := 0
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
-			t.Fatalf("running %s %q: %v", path, args, err)
+			return outcome{code: -1, stderr: err.Error()}
 		}
 		code = ee.ExitCode()
 	}

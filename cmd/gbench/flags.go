@@ -102,33 +102,33 @@ var benchOnly = map[string]bool{
 // defineFlags declares every option next to its help text.
 func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVarP(&o.initialize, "initialize", "i", false, "invokes initialization mode")
-	fs.VarP(&stepsValue{&o.initSteps}, "init-steps", "I", "run selected initialization steps [dtgGvpf]+ (default \"dtgvp\")")
+	fs.VarP(&stepsValue{&o.initSteps}, "init-steps", "I", "run selected initialization steps")
 	fs.VarP(&intValue{p: &o.fillFactor, name: "-F/--fillfactor", min: 10, max: 100}, "fillfactor", "F", "set fill factor")
 	fs.BoolVarP(&o.noVacuum, "no-vacuum", "n", false, "do not run VACUUM (before tests, or during initialization)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "quiet logging (one message each 5 seconds)")
 	fs.VarP(&intValue{p: &o.scale, name: "-s/--scale", min: 1, max: maxInt}, "scale", "s", "scaling factor")
 	fs.BoolVar(&o.foreignKeys, "foreign-keys", false, "create foreign key constraints between tables")
 	fs.StringVar(&o.indexTablespace, "index-tablespace", "", "create indexes in the specified tablespace")
-	fs.Var(&partMethodValue{&o.partitionMethod}, "partition-method", "partition pgbench_accounts with this method: range or hash (default: range)")
+	fs.Var(&partMethodValue{&o.partitionMethod}, "partition-method", "partition pgbench_accounts with this method (default: range)")
 	fs.Var(&intValue{p: &o.partitions, name: "--partitions", min: 0, max: maxInt}, "partitions", "partition pgbench_accounts into NUM parts (default: 0)")
 	fs.StringVar(&o.tablespace, "tablespace", "", "create tables in the specified tablespace")
 	fs.BoolVar(&o.unlogged, "unlogged-tables", false, "create tables as unlogged tables")
 
-	fs.VarP(&scriptValue{o: o, builtin: true}, "builtin", "b", "add builtin script NAME weighted at W (default: 1); \"-b list\" lists them")
+	fs.VarP(&scriptValue{o: o, builtin: true}, "builtin", "b", "add builtin script NAME weighted at W (default: 1)\n(use \"-b list\" to list available scripts)")
 	fs.VarP(&scriptValue{o: o}, "file", "f", "add script FILENAME weighted at W (default: 1)")
-	fs.VarP(&fixedScriptValue{o: o, name: "simple-update"}, "skip-some-updates", "N", "skip updates of pgbench_tellers and pgbench_branches (same as \"-b simple-update\")")
-	fs.VarP(&fixedScriptValue{o: o, name: "select-only"}, "select-only", "S", "perform SELECT-only transactions (same as \"-b select-only\")")
+	fs.VarP(&fixedScriptValue{o: o, name: "simple-update"}, "skip-some-updates", "N", "skip updates of pgbench_tellers and pgbench_branches\n(same as \"-b simple-update\")")
+	fs.VarP(&fixedScriptValue{o: o, name: "select-only"}, "select-only", "S", "perform SELECT-only transactions\n(same as \"-b select-only\")")
 	for _, n := range []string{"skip-some-updates", "select-only"} {
 		fs.Lookup(n).NoOptDefVal = "true"
 	}
 
 	fs.VarP(&intValue{p: &o.clients, name: "-c/--client", min: 1, max: maxInt}, "client", "c", "number of concurrent database clients (default: 1)")
 	fs.BoolVarP(&o.connect, "connect", "C", false, "establish new connection for each transaction")
-	fs.VarP(&defineValue{&o.defines}, "define", "D", "define variable VARNAME=VALUE for use by custom script")
+	fs.VarP(&defineValue{&o.defines}, "define", "D", "define variable for use by custom script")
 	fs.VarP(&intValue{p: &o.jobs, name: "-j/--jobs", min: 1, max: maxInt}, "jobs", "j", "number of threads (default: 1)")
 	fs.BoolVarP(&o.log, "log", "l", false, "write transaction times to log file")
 	fs.VarP(&limitValue{&o.latencyLimit}, "latency-limit", "L", "count transactions lasting more than NUM ms as late")
-	fs.VarP(&modeValue{&o.mode}, "protocol", "M", "protocol for submitting queries: simple, extended or prepared (default: simple)")
+	fs.VarP(&modeValue{&o.mode}, "protocol", "M", "protocol for submitting queries (default: simple)")
 	fs.VarP(&intValue{p: &o.progress, name: "-P/--progress", min: 1, max: maxInt}, "progress", "P", "show thread progress report every NUM seconds")
 	fs.BoolVarP(&o.perCommand, "report-per-command", "r", false, "report latencies, failures, and retries per command")
 	fs.VarP(&rateValue{&o.rate}, "rate", "R", "target rate in transactions per second")
@@ -137,7 +137,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVarP(&o.vacuumAll, "vacuum-all", "v", false, "vacuum all four standard tables before tests")
 	fs.Var(&intValue{p: &o.aggInterval, name: "--aggregate-interval", min: 1, max: maxInt}, "aggregate-interval", "aggregate data over NUM seconds")
 	fs.BoolVar(&o.failuresDetailed, "failures-detailed", false, "report the failures grouped by basic types")
-	fs.StringVar(&o.logPrefix, "log-prefix", "", "prefix for transaction time log file (default: \"pgbench_log\")")
+	fs.StringVar(&o.logPrefix, "log-prefix", "", "prefix for transaction time log file\n(default: \"pgbench_log\")")
 	fs.Var(&triesValue{&o.maxTries}, "max-tries", "max number of tries to run transaction (default: 1)")
 	fs.BoolVar(&o.progressTimestamp, "progress-timestamp", false, "use Unix epoch timestamps for progress")
 	fs.Var(&seedValue{o}, "random-seed", "set random seed (\"time\", \"rand\", integer)")
@@ -147,16 +147,16 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVar(&o.exitOnAbort, "exit-on-abort", false, "exit when any client is aborted")
 
 	fs.BoolVar(&o.debug, "debug", false, "print debugging output")
-	fs.StringVarP(&o.dbname, "dbname", "d", "", "database name to connect to (a conninfo string or URI also works)")
+	fs.StringVarP(&o.dbname, "dbname", "d", "", "database name to connect to\n(a conninfo string or URI also works)")
 	fs.StringVarP(&o.host, "host", "h", "", "database server host or socket directory")
 	fs.StringVarP(&o.port, "port", "p", "", "database server port number")
 	fs.StringVarP(&o.username, "username", "U", "", "connect as specified database user")
 	fs.BoolVarP(&o.version, "version", "V", false, "output version information, then exit")
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
 
-	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands: redis://[user:password@]host:port[/db], rediss://..., or a socket path")
-	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum)")
-	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE (\"-\" for standard output)")
+	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nor a socket path")
+	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum;\ndefault: 50,90,99,99.9,100; empty for none)")
+	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE\n(\"-\" for standard output)")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write an HdrHistogram interval log of latencies to FILE")
 }
 

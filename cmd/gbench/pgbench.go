@@ -60,20 +60,6 @@ func runPgbench(env *Env, args []string) int {
 	return runBench(env, o, fs)
 }
 
-func showUsage(env *Env) int {
-	o := &options{env: env}
-	fs := pflag.NewFlagSet("gbench", pflag.ContinueOnError)
-	fs.SortFlags = false
-	defineFlags(fs, o)
-	usage(env.Stdout, fs)
-	return exitOK
-}
-
-func showVersion(env *Env) int {
-	fmt.Fprintf(env.Stdout, "gbench %s (pgbench-compatible with PostgreSQL 15)\n", version)
-	return exitOK
-}
-
 // totalWeight is the sum of the scripts' weights; the default script
 // weighs 1.
 func totalWeight(o *options) int64 {
@@ -202,11 +188,4 @@ func strerror(err error) string {
 		return msg
 	}
 	return strings.ToUpper(msg[:1]) + msg[1:]
-}
-
-func usage(w io.Writer, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, "gbench is a benchmarking tool for PostgreSQL and Redis-protocol servers,\ncompatible with pgbench.\n\n")
-	fmt.Fprintf(w, "Usage:\n  gbench [OPTION]... [DBNAME]\n  gbench merge FILE.json...\n  gbench report FILE.json\n  gbench matrix [OPTION]...\n  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n  gbench workloads list|show|extract|load|drop ...\n\nOptions:\n")
-	fmt.Fprint(w, fs.FlagUsages())
-	fmt.Fprintf(w, "  -?, --help               show this help, then exit\n")
 }

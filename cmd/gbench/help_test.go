@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// TestHelpListsEveryOption: each option defined for the pgbench command
+// line has its line in one of --help's sections, so that a new option
+// cannot be left out of the help.
+func TestHelpListsEveryOption(t *testing.T) {
+	fs := pflag.NewFlagSet("gbench", pflag.ContinueOnError)
+	defineFlags(fs, &options{})
+	listed := map[string]bool{}
+	for _, s := range helpSections {
+		for _, h := range s.options {
+			if fs.Lookup(h.name) == nil {
+				t.Errorf("--help lists --%s, which is not an option", h.name)
+			}
+			listed[h.name] = true
+		}
+	}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !listed[f.Name] {
+			t.Errorf("--%s is not in --help", f.Name)
+		}
+	})
+}
+
+// TestVersionForm: -V prints pgbench's "NAME (PostgreSQL) VERSION", which
+// scripts parse for the version, then gbench's own.
+func TestVersionForm(t *testing.T) {
+	out := runGbench("-V")
+	want := "gbench (PostgreSQL) 15 (gbench " + version + ")\n"
+	if out.code != 0 || out.stdout != want || out.stderr != "" {
+		t.Errorf("-V: exit %d, stdout %q, stderr %q; want stdout %q", out.code, out.stdout, out.stderr, want)
+	}
+	if !strings.HasPrefix(out.stdout, "gbench (PostgreSQL) ") {
+		t.Errorf("-V does not start like pgbench's: %q", out.stdout)
+	}
+}
