@@ -18,6 +18,7 @@ import (
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
 )
@@ -32,6 +33,10 @@ type benchSetup struct {
 	scaleGiven    bool
 	percentiles   []float64
 	summary       report.Summary
+	// runCtx and activity are the run's context and what the servers did
+	// during it, for --json.
+	runCtx   *runenv.Context
+	activity *runenv.Activity
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -48,9 +53,17 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 			return code
 		}
 	}
+	var probe *runenv.Probe
+	if o.jsonOut != "" {
+		b.runCtx, probe = runContext(ctx, b, append([]string{"gbench"}, o.args...))
+		probe.Begin(ctx)
+	}
 	res, err := engine.Run(ctx, b.cfg)
 	if err != nil {
 		return fail(env, err)
+	}
+	if probe != nil {
+		b.activity = probe.End(context.WithoutCancel(ctx))
 	}
 	return b.finish(env, o, res)
 }
@@ -345,6 +358,9 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		return exitRun
 	}
 	code := exitOK
+	if b.activity != nil {
+		warnActivity(env, "the run", b.activity)
+	}
 	for _, err := range res.Errs {
 		fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
 		code = exitRun

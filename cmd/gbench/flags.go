@@ -64,6 +64,10 @@ type options struct {
 	jsonOut     string
 	hdrLog      string
 
+	// args is the command line after the program name, for the result's
+	// context.
+	args []string
+
 	// env is where options that act while parsing read scripts from (-f -)
 	// and print to (--random-seed, like pgbench).
 	env *Env

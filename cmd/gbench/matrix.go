@@ -283,12 +283,17 @@ func checkWritable(path string) error {
 
 // writeMatrix writes the result to path through a temporary file, so that
 // the file always holds a whole result.
-func writeMatrix(path string, r *matrix.Result) error {
+func writeMatrix(path string, r *matrix.Result) error { return writeAtomic(path, r.Write) }
+
+// writeAtomic fills path with write through a temporary file renamed into
+// place, so that the file always holds a whole document (results written
+// after every sample or run).
+func writeAtomic(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
-	werr := r.Write(f)
+	werr := write(f)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

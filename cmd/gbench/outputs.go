@@ -206,5 +206,7 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 	if err != nil {
 		return err
 	}
+	r.Context, r.Activity = b.runCtx, b.activity
+	r.Warnings = b.activity.Warnings()
 	return writeTo(out.env.Stdout, out.jsonPath, r.Write)
 }

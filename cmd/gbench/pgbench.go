@@ -42,22 +42,28 @@ func runPgbench(env *Env, args []string) int {
 	case o.version:
 		return showVersion(env)
 	}
-	if !o.initialize && totalWeight(o) == 0 {
-		return fail(env, usagef("total script weight must not be zero"))
-	}
-	if len(rest) > 0 && o.dbname == "" {
-		o.dbname, rest = rest[0], rest[1:]
-	}
-	if len(rest) > 0 {
-		return fail(env, &usageError{msg: fmt.Sprintf("too many command-line arguments (first is \"%s\")", rest[0]), hint: true})
-	}
-	if err := checkModes(o, fs); err != nil {
+	if err := checkCommandLine(o, fs, rest); err != nil {
 		return fail(env, err)
 	}
 	if o.initialize {
 		return runInit(env, o, fs)
 	}
 	return runBench(env, o, fs)
+}
+
+// checkCommandLine applies pgbench's checks after the options are read:
+// the scripts' weights, the database name as an argument, the modes.
+func checkCommandLine(o *options, fs *pflag.FlagSet, rest []string) error {
+	if !o.initialize && totalWeight(o) == 0 {
+		return usagef("total script weight must not be zero")
+	}
+	if len(rest) > 0 && o.dbname == "" {
+		o.dbname, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return &usageError{msg: fmt.Sprintf("too many command-line arguments (first is \"%s\")", rest[0]), hint: true}
+	}
+	return checkModes(o, fs)
 }
 
 // totalWeight is the sum of the scripts' weights; the default script

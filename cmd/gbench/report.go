@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gbench/gbench/engine/matrix"
 	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/engine/series"
 	"github.com/spf13/pflag"
 )
 
@@ -31,13 +33,18 @@ func runReport(env *Env, args []string) int {
 		return fail(env, translateFlagError(err))
 	}
 	if *help {
-		fmt.Fprintf(env.Stdout, "gbench report writes the markdown report and SVG charts of a \"gbench matrix\" result.\n\nUsage:\n  gbench report [OPTION]... FILE.json\n\nOptions:\n%s", fs.FlagUsages())
+		fmt.Fprintf(env.Stdout, "gbench report writes the markdown report and SVG charts of a \"gbench matrix\" result,\nand for \"gbench curve\", \"gbench slo\" and \"gbench ab\" results also report.html: one\nself-contained page with the charts and tables.\n\nUsage:\n  gbench report [OPTION]... FILE.json\n\nOptions:\n%s", fs.FlagUsages())
 		return exitOK
 	}
 	if fs.NArg() != 1 {
-		return fail(env, &usageError{msg: "expected one result file (gbench matrix's JSON)", hint: true})
+		return fail(env, &usageError{msg: "expected one result file (the JSON of gbench matrix, curve, slo or ab)", hint: true})
 	}
 	name := fs.Arg(0)
+	if schema, err := readFile(name, readSchema); err != nil {
+		return fail(env, err)
+	} else if schema == series.Schema {
+		return seriesReport(env, name, *outDir, *partial)
+	}
 	res, err := readFile(name, matrix.Read)
 	if err == nil {
 		err = reportable(name, res, *partial)
@@ -96,6 +103,77 @@ func writeReport(dir string, r *matrix.Result) error {
 		if err := writeFile(filepath.Join(dir, c.Name), c.WriteSVG); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// htmlFile is the name of the self-contained HTML report of a series.
+const htmlFile = "report.html"
+
+// readSchema reads the schema of a JSON result.
+func readSchema(r io.Reader) (string, error) {
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.NewDecoder(r).Decode(&head); err != nil {
+		return "", fmt.Errorf("not a gbench result: %w", err)
+	}
+	return head.Schema, nil
+}
+
+// seriesReport writes report.md, its charts and report.html for a result
+// of gbench curve, slo or ab.
+func seriesReport(env *Env, name, dir string, partial bool) int {
+	res, err := readFile(name, series.Read)
+	if err == nil && !partial {
+		err = seriesReportable(name, res)
+	}
+	if err != nil {
+		return fail(env, err)
+	}
+	if dir == "" {
+		dir = filepath.Dir(name)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(env, fmt.Errorf("could not create directory \"%s\": %v", dir, unwrapPathError(err)))
+	}
+	charts := report.SeriesCharts(res)
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{reportFile, func(w io.Writer) error { return report.SeriesMarkdown(w, res) }},
+		{htmlFile, func(w io.Writer) error { return report.SeriesHTML(w, res) }},
+	}
+	for _, c := range charts {
+		files = append(files, struct {
+			name  string
+			write func(io.Writer) error
+		}{c.Name, c.WriteSVG})
+	}
+	for _, f := range files {
+		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
+			return fail(env, err)
+		}
+	}
+	fmt.Fprintf(env.Stderr, "gbench report: wrote %s, %s and %d charts\n", filepath.Join(dir, reportFile), filepath.Join(dir, htmlFile), len(charts))
+	return exitOK
+}
+
+// seriesReportable refuses a partial series or one with failed runs
+// unless --partial.
+func seriesReportable(name string, r *series.Result) error {
+	failed := 0
+	for i := range r.Runs {
+		if !r.Runs[i].Valid() {
+			failed++
+		}
+	}
+	switch {
+	case r.Partial:
+		return usagef("%s is a partial result (%d runs, the series was stopped): run it again, or pass --partial to report what it holds", name, len(r.Runs))
+	case failed > 0:
+		return usagef("%s has %d failed runs: run it again, or pass --partial to report the runs that succeeded", name, failed)
 	}
 	return nil
 }

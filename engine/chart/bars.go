@@ -22,10 +22,20 @@ type Bars struct {
 }
 
 // BarSeries is one bar in each group, in group order. A NaN value draws
-// no bar.
+// no bar. Lo and Hi, when set, give each bar a range drawn as a whisker
+// (min–max of repeats).
 type BarSeries struct {
 	Name   string
 	Values []float64
+	Lo, Hi []float64
+}
+
+// rangeAt returns bar i's range, if it has one.
+func (s *BarSeries) rangeAt(i int) (lo, hi float64, ok bool) {
+	if i >= len(s.Lo) || i >= len(s.Hi) || math.IsNaN(s.Lo[i]) || math.IsNaN(s.Hi[i]) || s.Hi[i] <= s.Lo[i] {
+		return 0, 0, false
+	}
+	return s.Lo[i], s.Hi[i], true
 }
 
 // WriteSVG writes the chart as a standalone SVG document.
@@ -36,9 +46,12 @@ func (c *Bars) WriteSVG(w io.Writer) error {
 	}
 	m := 0.0
 	for _, s := range c.Series {
-		for _, v := range s.Values {
+		for i, v := range s.Values {
 			if !math.IsNaN(v) {
 				m = math.Max(m, v)
+			}
+			if _, hi, ok := s.rangeAt(i); ok {
+				m = math.Max(m, hi)
 			}
 		}
 	}
@@ -61,8 +74,21 @@ func (c *Bars) WriteSVG(w io.Writer) error {
 			}
 			v := s.Values[gi]
 			x, y := x0+barW*float64(si), ax.y(v)
-			d.rect(x+1, y, barW-2, plotBottom-y, color(si), g+", "+s.Name+": "+format(v)+" "+c.Unit)
-			d.text(x+barW/2, y-5, "middle", `font-size="11" fill="#222222"`, format(v))
+			title := g + ", " + s.Name + ": " + format(v) + " " + c.Unit
+			lo, hi, ranged := s.rangeAt(gi)
+			if ranged {
+				title += " (range " + format(lo) + " to " + format(hi) + ")"
+			}
+			d.rect(x+1, y, barW-2, plotBottom-y, color(si), title)
+			labelY := y - 5
+			if ranged {
+				cx := x + barW/2
+				d.line(cx, ax.y(lo), cx, ax.y(hi), "#222222", 1.5, "")
+				d.line(cx-5, ax.y(lo), cx+5, ax.y(lo), "#222222", 1.5, "")
+				d.line(cx-5, ax.y(hi), cx+5, ax.y(hi), "#222222", 1.5, "")
+				labelY = math.Min(labelY, ax.y(hi)-5)
+			}
+			d.text(x+barW/2, labelY, "middle", `font-size="11" fill="#222222"`, format(v))
 		}
 	}
 	xLabel(&d, c.XLabel)

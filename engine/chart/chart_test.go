@@ -123,3 +123,58 @@ func TestBarsSkipNaN(t *testing.T) {
 		t.Error("NaN in the output")
 	}
 }
+
+func TestNumericLineWithReferences(t *testing.T) {
+	c := Line{
+		Title: "p99 against offered rate", Numeric: true, XUnit: "tps", Unit: "ms",
+		Series: []Series{
+			{Name: "search", Dots: true, Points: []Point{{X: 100, Y: 2, Valid: true}, {X: 400, Y: 30, Valid: true}}},
+			{Name: "median", Points: []Point{{X: 50, Y: 1, Valid: true}, {X: 200, Y: 3, Lo: 2, Hi: 4, Valid: true}}},
+		},
+		Rules: []Rule{{Y: 50, Label: "SLO p99 <= 50 ms"}},
+		Marks: []Mark{{At: 180, Label: "answer 180 tps"}},
+	}
+	var b bytes.Buffer
+	if err := c.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	names := parse(t, b.Bytes())
+	if n := countOf(names, "polyline"); n != 1 {
+		t.Errorf("%d polylines, want 1 (dots are not joined)", n)
+	}
+	out := b.String()
+	for _, want := range []string{"SLO p99 &lt;= 50 ms", "answer 180 tps", "search, 400 tps: 30 ms", `stroke-dasharray="6 4"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	// The rule sets the top of the y axis: 50 is above every point.
+	if !strings.Contains(out, ">50</text>") {
+		t.Errorf("the y axis does not reach the rule:\n%s", out)
+	}
+	// x ticks are numbers from 0 up to the largest x.
+	if !strings.Contains(out, ">0</text>") || !strings.Contains(out, ">400</text>") {
+		t.Errorf("no numeric x ticks:\n%s", out)
+	}
+}
+
+func TestBarsWithRanges(t *testing.T) {
+	c := Bars{Title: "tps", Groups: []string{"tps"}, Series: []BarSeries{
+		{Name: "A", Values: []float64{100}, Lo: []float64{90}, Hi: []float64{130}},
+		{Name: "B", Values: []float64{130}},
+	}}
+	var b bytes.Buffer
+	if err := c.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	names := parse(t, b.Bytes())
+	if !strings.Contains(b.String(), "tps, A: 100  (range 90 to 130)") {
+		t.Errorf("no range in the hover title:\n%s", b.String())
+	}
+	// The whisker (3 lines) on top of the same grid and axes.
+	var plain bytes.Buffer
+	(&Bars{Title: "tps", Groups: []string{"tps"}, Series: []BarSeries{{Name: "A", Values: []float64{100}}, {Name: "B", Values: []float64{130}}}}).WriteSVG(&plain)
+	if n, m := countOf(names, "line"), countOf(parse(t, plain.Bytes()), "line"); n != m+3 {
+		t.Errorf("%d lines with a range, %d without: want 3 more", n, m)
+	}
+}

@@ -19,12 +19,26 @@ type Line struct {
 	Format func(float64) string
 	// Unit follows values in hover titles, e.g. "req/s".
 	Unit string
+	// Numeric places points at their X on a linear axis from zero,
+	// instead of one category each; Categories are then unused and XUnit
+	// follows x values in hover titles.
+	Numeric bool
+	XUnit   string
+	// Marks are vertical reference lines (the knee, an answer), Rules
+	// horizontal ones (an objective, a working point).
+	Marks []Mark
+	Rules []Rule
+
+	xa yAxis // the x axis under Numeric, set by WriteSVG
 }
 
-// Series is one line: a point per category, in order.
+// Series is one line: a point per category, in order (with Numeric, in
+// increasing X).
 type Series struct {
 	Name   string
 	Points []Point
+	// Dots draws the markers without the line joining them.
+	Dots bool
 }
 
 // Point is a value with an optional range. A point with Valid unset is
@@ -32,6 +46,21 @@ type Series struct {
 type Point struct {
 	Y, Lo, Hi float64
 	Valid     bool
+	// X is the point's position under Numeric.
+	X float64
+}
+
+// Mark is a dashed vertical line with a label at its top: at category
+// index At, or at x value At under Numeric.
+type Mark struct {
+	At    float64
+	Label string
+}
+
+// Rule is a dashed horizontal line at Y with a label at its right end.
+type Rule struct {
+	Y     float64
+	Label string
 }
 
 // WriteSVG writes the chart as a standalone SVG document.
@@ -44,10 +73,19 @@ func (c *Line) WriteSVG(w io.Writer) error {
 	var d doc
 	d.begin(c.Title)
 	ax.draw(&d, c.YLabel)
+	if c.Numeric {
+		c.xa = newYAxis(c.maxX())
+		for _, v := range c.xa.ticks() {
+			d.text(c.xAt(v), plotBottom+20, "middle", `fill="#444444"`, SI(v))
+		}
+	}
 	for i, cat := range c.Categories {
-		d.text(c.x(i), plotBottom+20, "middle", `fill="#444444"`, cat)
+		if !c.Numeric {
+			d.text(c.x(i), plotBottom+20, "middle", `fill="#444444"`, cat)
+		}
 	}
 	xLabel(&d, c.XLabel)
+	c.drawReferences(&d, ax, format)
 	var names []string
 	for si, s := range c.Series {
 		names = append(names, s.Name)
@@ -63,7 +101,20 @@ func (c *Line) x(i int) float64 {
 	return marginLeft + step*(float64(i)+0.5)
 }
 
-// maxValue is the largest value or range end.
+// xAt is the plot coordinate of x value v under Numeric.
+func (c *Line) xAt(v float64) float64 {
+	return marginLeft + 10 + float64(plotRight-marginLeft-20)*v/c.xa.top
+}
+
+// px is the x coordinate of point i of a series.
+func (c *Line) px(i int, p Point) float64 {
+	if c.Numeric {
+		return c.xAt(p.X)
+	}
+	return c.x(i)
+}
+
+// maxValue is the largest value, range end or rule.
 func (c *Line) maxValue() float64 {
 	m := 0.0
 	for _, s := range c.Series {
@@ -73,7 +124,43 @@ func (c *Line) maxValue() float64 {
 			}
 		}
 	}
+	for _, r := range c.Rules {
+		m = math.Max(m, r.Y)
+	}
 	return m
+}
+
+// maxX is the largest x value of a Numeric chart, marks included.
+func (c *Line) maxX() float64 {
+	m := 0.0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if p.Valid {
+				m = math.Max(m, p.X)
+			}
+		}
+	}
+	for _, k := range c.Marks {
+		m = math.Max(m, k.At)
+	}
+	return m
+}
+
+// drawReferences draws the marks and rules, under the series.
+func (c *Line) drawReferences(d *doc, ax yAxis, format func(float64) string) {
+	for _, r := range c.Rules {
+		y := ax.y(r.Y)
+		d.line(marginLeft, y, plotRight, y, "#555555", 1.5, `stroke-dasharray="6 4"`)
+		d.text(plotRight-4, y-6, "end", `font-size="11" fill="#333333"`, r.Label)
+	}
+	for _, k := range c.Marks {
+		x := c.x(int(k.At))
+		if c.Numeric {
+			x = c.xAt(k.At)
+		}
+		d.line(x, marginTop, x, plotBottom, "#555555", 1.5, `stroke-dasharray="6 4"`)
+		d.text(x+4, marginTop+12, "start", `font-size="11" fill="#333333"`, k.Label)
+	}
 }
 
 // drawSeries draws one series: its line segments, whiskers and markers.
@@ -81,25 +168,31 @@ func (c *Line) drawSeries(d *doc, ax yAxis, si int, s Series, format func(float6
 	col := color(si)
 	var run []float64
 	flush := func() {
-		if len(run) >= 4 {
+		if len(run) >= 4 && !s.Dots {
 			d.polyline(run, col)
 		}
 		run = run[:0]
 	}
 	for i, p := range s.Points {
-		if !p.Valid || i >= len(c.Categories) {
+		if !p.Valid || (!c.Numeric && i >= len(c.Categories)) {
 			flush()
 			continue
 		}
-		run = append(run, c.x(i), ax.y(p.Y))
+		run = append(run, c.px(i, p), ax.y(p.Y))
 	}
 	flush()
 	for i, p := range s.Points {
-		if !p.Valid || i >= len(c.Categories) {
+		if !p.Valid || (!c.Numeric && i >= len(c.Categories)) {
 			continue
 		}
-		x := c.x(i)
-		title := s.Name + ", " + c.Categories[i] + ": " + format(p.Y) + " " + c.Unit
+		x := c.px(i, p)
+		at := ""
+		if c.Numeric {
+			at = format(p.X) + " " + c.XUnit
+		} else {
+			at = c.Categories[i]
+		}
+		title := s.Name + ", " + at + ": " + format(p.Y) + " " + c.Unit
 		if p.Hi > p.Lo {
 			d.line(x, ax.y(p.Lo), x, ax.y(p.Hi), col, 1.5, "")
 			d.line(x-5, ax.y(p.Lo), x+5, ax.y(p.Lo), col, 1.5, "")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/jsonfile"
+	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -41,6 +42,13 @@ type Result struct {
 	Intervals   []Interval `json:"intervals,omitempty"`
 	Aborted     int        `json:"aborted_clients"`
 	Interrupted bool       `json:"interrupted"`
+	// Context is who measured on what, against which servers; Activity
+	// what the servers did during the run (WAL, checkpoints, autovacuum);
+	// Warnings what of it could have disturbed the figures. A merge keeps
+	// the contexts of its inputs in its parts.
+	Context  *runenv.Context  `json:"context,omitempty"`
+	Activity *runenv.Activity `json:"activity,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
 }
 
 // Versions are the programs that produced a result.
@@ -91,6 +99,10 @@ type Part struct {
 	TPS       float64   `json:"tps"`
 	Gbench    string    `json:"gbench"`
 	Server    string    `json:"server,omitempty"`
+	// Context, Activity and Warnings are the run's, as in a run's result.
+	Context  *runenv.Context  `json:"context,omitempty"`
+	Activity *runenv.Activity `json:"activity,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
 }
 
 // Counters count transactions by outcome.

@@ -307,6 +307,7 @@ func partsOf(r *Result) []Part {
 	return []Part{{
 		Start: r.Start, BenchS: r.Durations.BenchS, Clients: r.Config.Clients,
 		Processed: r.Counters.Processed, TPS: r.TPS, Gbench: r.Versions.Gbench, Server: r.Versions.Server,
+		Context: r.Context, Activity: r.Activity, Warnings: r.Warnings,
 	}}
 }
 

@@ -9,17 +9,19 @@ import (
 )
 
 // Probe reads the servers' counters at the start and the end of measured
-// windows, on connections its caller opened and closes. A reading that
-// fails becomes a note of the window's Activity, never an error: the
-// measurement matters more than its context. A Probe is used by one
-// goroutine at a time.
+// windows. It opens a connection for each reading and closes it at once,
+// so that none of its own is open while clients run (a run may use every
+// connection the server allows). A reading that fails becomes a note of
+// the window's Activity, never an error: the measurement matters more than
+// its context. A Probe is used by one goroutine at a time.
 type Probe struct {
-	// PG, when set, is a connection to the run's database; VersionNum is
-	// its server_version_num.
-	PG         *pgconn.PgConn
+	// PG, when set, opens a connection to the run's database;
+	// VersionNum is the server's server_version_num.
+	PG         func(ctx context.Context) (*pgconn.PgConn, error)
 	VersionNum int
-	// Redis, when set, is a client of the run's Redis.
-	Redis *resp.Client
+	// Redis, when set, opens a client of the run's Redis and returns the
+	// function that closes it.
+	Redis func(ctx context.Context) (*resp.Client, func(), error)
 
 	start       time.Time
 	pgBefore    *PostgresCounters
@@ -30,17 +32,12 @@ type Probe struct {
 // Begin reads the counters at the start of a window.
 func (p *Probe) Begin(ctx context.Context) {
 	p.start, p.notes = time.Now(), nil
-	p.pgBefore, p.redisBefore = nil, nil
 	var err error
-	if p.PG != nil {
-		if p.pgBefore, err = ReadPostgres(ctx, p.PG, p.VersionNum); err != nil {
-			p.notes = append(p.notes, "PostgreSQL's counters were not read at the start: "+err.Error())
-		}
+	if p.pgBefore, err = p.readPG(ctx); err != nil {
+		p.notes = append(p.notes, "PostgreSQL's counters were not read at the start: "+err.Error())
 	}
-	if p.Redis != nil {
-		if p.redisBefore, err = ReadRedis(p.Redis); err != nil {
-			p.notes = append(p.notes, "Redis's counters were not read at the start: "+err.Error())
-		}
+	if p.redisBefore, err = p.readRedis(ctx); err != nil {
+		p.notes = append(p.notes, "Redis's counters were not read at the start: "+err.Error())
 	}
 }
 
@@ -49,20 +46,46 @@ func (p *Probe) Begin(ctx context.Context) {
 func (p *Probe) End(ctx context.Context) *Activity {
 	a := &Activity{Start: p.start, End: time.Now(), Notes: p.notes}
 	if p.pgBefore != nil {
-		after, err := ReadPostgres(ctx, p.PG, p.VersionNum)
-		if err != nil {
+		if after, err := p.readPG(ctx); err != nil {
 			a.Notes = append(a.Notes, "PostgreSQL's counters were not read at the end: "+err.Error())
 		} else {
 			a.Postgres = after.Since(p.pgBefore)
 		}
 	}
 	if p.redisBefore != nil {
-		after, err := ReadRedis(p.Redis)
-		if err != nil {
+		if after, err := p.readRedis(ctx); err != nil {
 			a.Notes = append(a.Notes, "Redis's counters were not read at the end: "+err.Error())
 		} else {
 			a.Redis = after.Since(p.redisBefore)
 		}
 	}
 	return a
+}
+
+// readPG reads PostgreSQL's counters on a connection of its own; nil
+// without PG.
+func (p *Probe) readPG(ctx context.Context) (*PostgresCounters, error) {
+	if p.PG == nil {
+		return nil, nil
+	}
+	conn, err := p.PG(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.Background())
+	return ReadPostgres(ctx, conn, p.VersionNum)
+}
+
+// readRedis reads Redis's counters on a client of its own; nil without
+// Redis.
+func (p *Probe) readRedis(ctx context.Context) (*RedisCounters, error) {
+	if p.Redis == nil {
+		return nil, nil
+	}
+	rc, closeFn, err := p.Redis(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	return ReadRedis(rc)
 }

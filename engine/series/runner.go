@@ -24,8 +24,9 @@ type Runner struct {
 	// window: a VACUUM, the server settings of an A/B variant. An error
 	// fails the run.
 	Prepare func(ctx context.Context, l Load) error
-	// Probe, when set, reads the servers' counters around each run.
-	Probe *runenv.Probe
+	// Probe, when set, returns the probe that reads the counters of l's
+	// servers around its runs; nil for none.
+	Probe func(l Load) *runenv.Probe
 	// Duration of each run and of the warm-up.
 	Duration, Warmup time.Duration
 	// Progress receives one line per run; nil discards.
@@ -69,13 +70,17 @@ func (r *Runner) run(ctx context.Context, l Load, d time.Duration, seed uint64) 
 	}
 	var errOut capture
 	cfg.Stderr = &errOut
+	var probe *runenv.Probe
 	if r.Probe != nil {
-		r.Probe.Begin(ctx)
+		probe = r.Probe(l)
+	}
+	if probe != nil {
+		probe.Begin(ctx)
 	}
 	run.Start = time.Now()
 	res, err := engine.Run(ctx, cfg)
-	if r.Probe != nil {
-		run.Activity = r.Probe.End(context.WithoutCancel(ctx))
+	if probe != nil {
+		run.Activity = probe.End(context.WithoutCancel(ctx))
 		run.Warnings = run.Activity.Warnings()
 	}
 	if err != nil {

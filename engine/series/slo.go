@@ -28,7 +28,7 @@ const (
 	DefaultResolution = 0.05
 	DefaultMaxRuns    = 30
 	// lowFraction of the capacity is the bottom of the default range.
-	lowFraction = 0.01
+	lowFraction = 0.1
 )
 
 // SLO is the record of an SLO search: the objective, the range searched,
@@ -82,7 +82,8 @@ type Searcher struct {
 	Objective Objective
 	Clients   int
 	// Low and High bound the range; High 0 measures the capacity first
-	// and uses it; Low 0 is 1% of High.
+	// and uses it; Low 0 is 10% of High (lower rates give too few
+	// transactions in a run for a tail percentile).
 	Low, High float64
 	// Resolution: bisection stops when (high-low)/high is below it.
 	Resolution float64

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/engine/runenv"
+	"github.com/gbench/gbench/engine/series"
+	"github.com/spf13/pflag"
+)
+
+func init() { subcommands["ab"] = runAB }
+
+// abOptions are the options of gbench ab.
+type abOptions struct {
+	seriesOptions
+	setA, setB []serverSetting
+	metric     string
+	noise      float64
+}
+
+// abSide is one side of an A/B series.
+type abSide struct {
+	name     string
+	bench    *seriesBench
+	settings []serverSetting
+	server   *settingsApplier // nil without settings
+}
+
+// runAB is "gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]": two command
+// lines, or one command line under two sets of server settings (--set-a,
+// --set-b, applied with ALTER SYSTEM and a reload before each run), run
+// interleaved --repeats times each; it prints the medians, ranges, ratio
+// and a verdict that calls no difference smaller than the noise. Exit
+// status: 0 when every run succeeded (whatever the verdict), 1 for a bad
+// command line or a failed set-up, 2 when a run failed or Ctrl-C stopped
+// the series.
+func runAB(env *Env, args []string) int {
+	own, lines, _ := splitDash(args)
+	o := &abOptions{seriesOptions: seriesOptions{repeats: 5, warmup: 2, out: "ab.json"}, noise: series.DefaultNoise}
+	fs := pflag.NewFlagSet("gbench ab", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.Var(&settingList{p: &o.setA, name: "--set-a"}, "set-a", "server setting NAME=VALUE for the runs of A (repeatable), like postgres -c")
+	fs.Var(&settingList{p: &o.setB, name: "--set-b"}, "set-b", "server setting NAME=VALUE for the runs of B (repeatable)")
+	fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
+	fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median (default 5)")
+	o.define(fs, "runs of each side, interleaved (default 5; a verdict needs 3)")
+	if err := parseSeriesFlags(fs, own); err != nil {
+		return fail(env, err)
+	}
+	if o.help {
+		abUsage(env.Stdout, fs)
+		return exitOK
+	}
+	if !fs.Changed("seed") {
+		o.seed = uint64(env.Now().UnixNano())
+	}
+	sides, err := o.sides(env, lines)
+	if err != nil {
+		return fail(env, err)
+	}
+	if err := checkWritable(o.out); err != nil {
+		return fail(env, err)
+	}
+	ctx, hard, stop := signalContext(env)
+	defer stop()
+	for _, sd := range sides {
+		if code := sd.bench.setUp(ctx, env, "ab"); code != exitOK {
+			return code
+		}
+	}
+	restore, err := checkSettings(ctx, sides)
+	defer restore(env)
+	if err != nil {
+		return fail(env, err)
+	}
+	return o.run(ctx, env, sides, hard)
+}
+
+// sides reads the two command lines and settings.
+func (o *abOptions) sides(env *Env, lines []string) ([]*abSide, error) {
+	if len(lines) == 0 {
+		return nil, &usageError{msg: "no command line to compare: give it after \"--\", like \"gbench ab --set-a work_mem=4MB --set-b work_mem=64MB -- -f q.sql -T 10\"", hint: true}
+	}
+	lineA, lineB := lines, lines
+	if i := slices.Index(lines, "--vs"); i >= 0 {
+		lineA, lineB = lines[:i], lines[i+1:]
+	}
+	if slices.Equal(lineA, lineB) && len(o.setA) == 0 && len(o.setB) == 0 {
+		fmt.Fprintf(env.Stderr, "gbench ab: A and B are the same command line with the same settings: an A/A series, which measures the noise\n")
+	}
+	var sides []*abSide
+	for _, s := range []struct {
+		name     string
+		line     []string
+		settings []serverSetting
+	}{{"A", lineA, o.setA}, {"B", lineB, o.setB}} {
+		b, err := parseBenchLine(env, "ab", s.line, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		if len(s.settings) > 0 && !b.b.cfg.Program.HasSQL {
+			return nil, usagef("--set-%s applies PostgreSQL settings, but command line %s runs no SQL", strings.ToLower(s.name), s.name)
+		}
+		if err := b.maxFiles(b.o.clients); err != nil {
+			return nil, err
+		}
+		sides = append(sides, &abSide{name: s.name, bench: b, settings: s.settings})
+	}
+	if sides[0].bench.duration != sides[1].bench.duration {
+		return nil, usagef("A runs for %v and B for %v: an A/B series compares runs of equal length", sides[0].bench.duration, sides[1].bench.duration)
+	}
+	if o.metric == "" {
+		o.metric = "tps"
+		if sides[0].bench.o.rate > 0 {
+			o.metric = "p99"
+		}
+	}
+	if o.metric != "tps" {
+		if _, err := series.MetricPercentile(o.metric); err != nil {
+			return nil, usagef("%v", err)
+		}
+	}
+	return sides, nil
+}
+
+// run runs the interleaved series and prints the verdict.
+func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-chan struct{}) int {
+	a, b := sides[0], sides[1]
+	res := newSeriesResult(env, series.KindAB, &o.seriesOptions, a.bench.duration)
+	for _, sd := range sides {
+		res.Plan.Commands[sd.name] = redactArgs(append([]string{"gbench"}, sd.bench.args...))
+		res.Plan.Loads = append(res.Plan.Loads, series.Load{Clients: sd.bench.o.clients, Rate: sd.bench.o.rate, Variant: sd.name})
+	}
+	res.Context = a.bench.runCtx
+	bySide := func(l series.Load) *abSide {
+		if l.Variant == "B" {
+			return b
+		}
+		return a
+	}
+	r := &series.Runner{
+		Engine: func(l series.Load, d time.Duration, seed uint64) (*engine.Config, error) {
+			return bySide(l).bench.engineConfig(l, d, seed, hard), nil
+		},
+		Prepare: func(ctx context.Context, l series.Load) error {
+			sd := bySide(l)
+			if sd.server != nil {
+				if err := sd.server.apply(ctx, sd.name); err != nil {
+					return err
+				}
+			}
+			return sd.bench.vacuum(ctx)
+		},
+		Probe:    func(l series.Load) *runenv.Probe { return bySide(l).bench.probe },
+		Duration: a.bench.duration, Warmup: time.Duration(o.warmup * float64(time.Second)),
+		Progress: env.Stderr, Name: "gbench ab",
+	}
+	fmt.Fprintf(env.Stderr, "gbench ab: %d interleaved runs of A and B, %v each, seed %d\n", o.repeats, a.bench.duration, o.seed)
+	for _, l := range res.Plan.Loads {
+		if w, ok := r.WarmUp(ctx, l, o.seed); ok {
+			res.Warmup = append(res.Warmup, w)
+		}
+	}
+	err := r.Each(ctx, res, series.Interleave(2, o.repeats, o.seed), saver(env, res, o.out))
+	res.AB, _ = series.NewAB(res.Runs, o.side(a, res.Plan.Loads[0]), o.side(b, res.Plan.Loads[1]), o.metric, o.noise)
+	if werr := report.SeriesText(env.Stdout, res); werr != nil && err == nil {
+		err = werr
+	}
+	return finishSeries(env, res, o.out, err)
+}
+
+// side describes one side for the analysis.
+func (o *abOptions) side(sd *abSide, l series.Load) series.Side {
+	s := series.Side{Load: l, Command: redactArgs(append([]string{"gbench"}, sd.bench.args...))}
+	for _, x := range sd.settings {
+		s.Settings = append(s.Settings, x.name+"="+x.value)
+	}
+	return s
+}
+
+func abUsage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, `gbench ab compares two configurations: two gbench command lines, or one
+command line under two sets of PostgreSQL settings. The runs of A and B are
+interleaved (in each round both sides run once, in a shuffled order), so that
+a drift of the machine does not pass for a difference. It prints each side's
+median and range, the ratio B/A and a verdict that calls no difference smaller
+than the noise, and flags a noisy environment.
+
+Usage:
+  gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]
+
+Without --vs both sides run ARGS-A. --set-a and --set-b are applied before
+each run of their side with ALTER SYSTEM SET and pg_reload_conf() (superuser),
+and reset at the end; settings that need a restart are refused. Options:
+%s
+The verdict names the better side only when every run of it beats every run
+of the other (the ranges do not overlap) and the medians differ by more than
+the larger spread of the two sides; see docs/methodology.md.
+
+Exit status: 0 when every run succeeded, whatever the verdict; 1 for a bad
+command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it.
+
+Examples:
+  gbench ab --set-a work_mem=4MB --set-b work_mem=64MB -- -n -f report.sql -c 8 -T 10 mydb
+  gbench ab --repeats 5 -- -n -f old.sql -c 8 -T 10 mydb --vs -n -f new.sql -c 8 -T 10 mydb
+`, fs.FlagUsages())
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/engine/series"
+	"github.com/spf13/pflag"
+)
+
+func init() { subcommands["slo"] = runSLO }
+
+// sloOptions are the options of gbench slo.
+type sloOptions struct {
+	seriesOptions
+	objective  string
+	minRate    float64
+	maxRate    float64
+	resolution float64
+	maxRuns    int
+}
+
+// runSLO is "gbench slo --slo OBJECTIVE [OPTION]... -- GBENCH-ARGS": it
+// finds the highest --rate at which the command line meets the objective
+// (series.Searcher), confirms it with repeats and prints every probe.
+// Exit status: 0 when the search finished (whatever its outcome: found,
+// met everywhere, met nowhere), 1 for a bad command line or a failed
+// set-up, 2 when a run failed or Ctrl-C stopped the search.
+func runSLO(env *Env, args []string) int {
+	own, line, _ := splitDash(args)
+	o := &sloOptions{seriesOptions: seriesOptions{repeats: 3, warmup: 2, out: "slo.json"},
+		resolution: series.DefaultResolution, maxRuns: series.DefaultMaxRuns}
+	fs := pflag.NewFlagSet("gbench slo", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVar(&o.objective, "slo", "", "the objective: a latency percentile bound like \"p99<=5ms\", optionally \",failures<=1%\" (failed and skipped transactions)")
+	fs.Var(&oneRate{p: &o.minRate, name: "--min-rate"}, "min-rate", "bottom of the range in tps (default: 10% of the top)")
+	fs.Var(&oneRate{p: &o.maxRate, name: "--max-rate"}, "max-rate", "top of the range in tps (default: the clients' closed-loop throughput, measured first)")
+	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate (default 5)")
+	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included (default 30)")
+	o.define(fs, "runs that confirm the answer: their median must meet the objective (default 3)")
+	if err := parseSeriesFlags(fs, own); err != nil {
+		return fail(env, err)
+	}
+	if o.help {
+		sloUsage(env.Stdout, fs)
+		return exitOK
+	}
+	if !fs.Changed("seed") {
+		o.seed = uint64(env.Now().UnixNano())
+	}
+	if o.objective == "" {
+		return fail(env, &usageError{msg: "gbench slo needs an objective, like --slo 'p99<=5ms'", hint: true})
+	}
+	obj, err := series.ParseObjective(o.objective)
+	if err != nil {
+		return fail(env, usagef("%v", err))
+	}
+	if o.minRate > 0 && o.maxRate > 0 && o.minRate >= o.maxRate {
+		return fail(env, usagef("--min-rate (%g) must be below --max-rate (%g)", o.minRate, o.maxRate))
+	}
+	s, err := parseBenchLine(env, "slo", line, map[string]string{"rate": "--rate in the command line: gbench slo chooses the rates (bound them with --min-rate and --max-rate)"})
+	if err != nil {
+		return fail(env, err)
+	}
+	if err := s.maxFiles(s.o.clients); err != nil {
+		return fail(env, err)
+	}
+	if err := checkWritable(o.out); err != nil {
+		return fail(env, err)
+	}
+	ctx, hard, stop := signalContext(env)
+	defer stop()
+	if code := s.setUp(ctx, env, "slo"); code != exitOK {
+		return code
+	}
+	res := newSeriesResult(env, series.KindSLO, &o.seriesOptions, s.duration)
+	res.Plan.Commands[""] = redactArgs(append([]string{"gbench"}, s.args...))
+	res.Plan.Loads = []series.Load{}
+	res.Context = s.runCtx
+	r := seriesRunner(env, s, &o.seriesOptions, "slo", hard)
+	save := saver(env, res, o.out)
+	fmt.Fprintf(env.Stderr, "gbench slo: %s with %d clients, runs of %v, seed %d\n", obj.Text, s.o.clients, s.duration, o.seed)
+	if w, ok := r.WarmUp(ctx, series.Load{Clients: s.o.clients}, o.seed); ok {
+		res.Warmup = append(res.Warmup, w)
+	}
+	var saveErr error
+	searcher := &series.Searcher{
+		Objective: obj, Clients: s.o.clients, Low: o.minRate, High: o.maxRate,
+		Resolution: o.resolution, Repeats: o.repeats, MaxRuns: o.maxRuns,
+		Measure: func(ctx context.Context, rate float64, stage string) series.Run {
+			return measureProbe(ctx, r, res, series.Load{Clients: s.o.clients, Rate: rate}, stage, save, &saveErr)
+		},
+	}
+	res.SLO = searcher.Search(ctx)
+	res.Interrupted = res.Interrupted || ctx.Err() != nil
+	if werr := report.SeriesText(env.Stdout, res); werr != nil && saveErr == nil {
+		saveErr = werr
+	}
+	return finishSeries(env, res, o.out, saveErr)
+}
+
+// measureProbe measures one probe of the search, records it and saves the
+// result; a save error is kept in saveErr and stops the search (the run
+// is then returned as failed).
+func measureProbe(ctx context.Context, r *series.Runner, res *series.Result, l series.Load, stage string, save func() error, saveErr *error) series.Run {
+	seed := res.Plan.Seed + uint64(len(res.Runs))
+	run := r.Measure(ctx, l, seed)
+	run.Order = len(res.Runs)
+	for i := range res.Runs {
+		if res.Runs[i].Load == l {
+			run.Repeat = max(run.Repeat, res.Runs[i].Repeat)
+		}
+	}
+	run.Repeat++
+	res.Runs = append(res.Runs, run)
+	if !containsLoad(res.Plan.Loads, l) {
+		res.Plan.Loads = append(res.Plan.Loads, l)
+	}
+	what := "closed loop"
+	if l.Open() {
+		what = fmt.Sprintf("rate %g", l.Rate)
+	}
+	fmt.Fprintf(r.Progress, "gbench slo: [%d] %s %s: %s\n", len(res.Runs), stage, what, series.Line(&run))
+	if run.Interrupted {
+		res.Interrupted = true
+	}
+	if err := save(); err != nil && *saveErr == nil {
+		*saveErr = err
+		run.Error = err.Error()
+	}
+	return run
+}
+
+func containsLoad(ls []series.Load, l series.Load) bool {
+	for _, x := range ls {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+func sloUsage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, `gbench slo finds the highest target rate (--rate, open loop) at which a gbench
+command line meets a latency objective, like "p99 stays under 5 ms", optionally
+with a ceiling on failed transactions. It measures the clients' closed-loop
+throughput first (the top of the range, unless --max-rate), probes the top and
+the bottom, bisects, and confirms the answer with repeats. Every probe's figures
+are printed and kept in the JSON result as the evidence.
+
+Usage:
+  gbench slo --slo OBJECTIVE [OPTION]... -- GBENCH-ARGS
+
+GBENCH-ARGS is any gbench command line (scripts, connection, -c clients, -j,
+-T for the length of each run, default 5 s), without -R. Options:
+%s
+Outcomes: "found" (the highest confirmed rate, and the lowest seen failing
+above it), "met-everywhere" (the objective holds at the top of the range: the
+ceiling is the throughput itself, or above --max-rate), "met-nowhere" (it
+fails, confirmed, at the bottom of the range).
+
+Exit status: 0 when the search finished, whatever its outcome; 1 for a bad
+command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it.
+
+Example:
+  gbench slo --slo 'p99<=5ms,failures<=0.1%%' -- -n -f read.sql -c 16 -j 2 -T 10 mydb
+`, fs.FlagUsages())
+}
