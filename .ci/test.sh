@@ -18,6 +18,11 @@ for i in $(seq 1 30); do pg_up && redis_up && break; sleep 1; done
 pg_up || { echo "PostgreSQL is not reachable at 127.0.0.1:5432" >&2; exit 1; }
 redis_up || { echo "Redis is not reachable at 127.0.0.1:6379" >&2; exit 1; }
 
+# The series reports are checked in a real headless browser (Debian's chromium).
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+	apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
 export GBENCH_REQUIRE_SERVICES=1
 go vet ./...
 go test -count=1 -timeout 14m ./...

@@ -93,6 +93,9 @@ func (s *settingsApplier) check(ctx context.Context) error {
 		switch {
 		case err != nil:
 			return fmt.Errorf("checking setting %q: %w", name, err)
+		case len(rows) == 0 && strings.Contains(name, "."):
+			// a custom setting (an extension's, or a script's own): the
+			// server knows it once it is set
 		case len(rows) == 0:
 			return usagef("unknown PostgreSQL setting %q", name)
 		case rows[0][0] == "postmaster" || rows[0][0] == "internal":
@@ -108,21 +111,46 @@ func (s *settingsApplier) check(ctx context.Context) error {
 			s.prior[r[0]] = r[1]
 		}
 	}
+	// What a side runs with, as current_setting shows it: its own value,
+	// or the server's current one for the names only the other side sets.
+	// Only settings a session can set have a value a session can compute;
+	// the others (sighup) are not checked after the reload.
+	own := map[string]string{}
+	for _, name := range s.names {
+		rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting($1, true)", name)
+		if err != nil {
+			return fmt.Errorf("reading setting %q: %w", name, err)
+		}
+		own[name] = rows[0][0]
+	}
 	for side, set := range s.sides {
 		s.expect[side] = map[string]string{}
-		for _, x := range set {
-			rows, err := pgsql.QueryText(ctx, conn, "SELECT set_config($1, $2, true)", x.name, x.value)
+		for _, name := range s.names {
+			v := s.value(side, name)
+			if v == nil || (s.prior[name] == *v && !sets(set, name)) {
+				if own[name] != "" {
+					s.expect[side][name] = own[name]
+				}
+				continue
+			}
+			rows, err := pgsql.QueryText(ctx, conn, "SELECT set_config($1, $2, true)", name, *v)
 			var pe *pgconn.PgError
 			switch {
 			case err == nil:
-				s.expect[side][x.name] = rows[0][0]
-			case errors.As(err, &pe) && pe.Code == "55P02": // cannot be changed now: a sighup setting
+				s.expect[side][name] = rows[0][0]
+			case errors.As(err, &pe) && (pe.Code == "55P02" || pe.Code == "42501"): // a sighup or superuser-backend setting
+				delete(s.expect[side], name)
 			default:
-				return usagef("invalid --set-%s %s=%s: %s", lower(side), x.name, x.value, pgErrorText(err))
+				return usagef("invalid --set-%s %s=%s: %s", lower(side), name, *v, pgErrorText(err))
 			}
 		}
 	}
 	return nil
+}
+
+// sets reports whether set has a value for name.
+func sets(set []serverSetting, name string) bool {
+	return slices.ContainsFunc(set, func(x serverSetting) bool { return x.name == name })
 }
 
 // apply puts side's settings in place, the server's own values for the

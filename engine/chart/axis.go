@@ -79,17 +79,21 @@ func xLabel(d *doc, label string) {
 }
 
 // legend lists the series names with their colours right of the plot: a
-// line sample for lines, a square for bars.
-func legend(d *doc, names []string, title string, bars bool) {
+// line sample for lines, a dot for series drawn as dots (dots[i]), a
+// square for bars.
+func legend(d *doc, names []string, title string, bars bool, dots []bool) {
 	y := float64(marginTop + 4)
 	if title != "" {
 		d.text(legendX, y, "start", `font-weight="bold" fill="#222222"`, title)
 		y += 22
 	}
 	for i, n := range names {
-		if bars {
+		switch {
+		case bars:
 			d.raw(`<rect x="` + num(legendX+5) + `" y="` + num(y-11) + `" width="12" height="12" fill="` + color(i) + `"/>` + "\n")
-		} else {
+		case i < len(dots) && dots[i]:
+			d.raw(`<circle cx="` + num(legendX+11) + `" cy="` + num(y-4) + `" r="4.5" fill="` + color(i) + `"/>` + "\n")
+		default:
 			d.line(legendX, y-4, legendX+22, y-4, color(i), 3, "")
 		}
 		d.text(legendX+30, y, "start", `fill="#222222"`, n)

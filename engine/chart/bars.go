@@ -92,6 +92,6 @@ func (c *Bars) WriteSVG(w io.Writer) error {
 		}
 	}
 	xLabel(&d, c.XLabel)
-	legend(&d, names, c.LegendTitle, true)
+	legend(&d, names, c.LegendTitle, true, nil)
 	return d.end(w)
 }

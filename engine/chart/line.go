@@ -87,11 +87,12 @@ func (c *Line) WriteSVG(w io.Writer) error {
 	xLabel(&d, c.XLabel)
 	c.drawReferences(&d, ax, format)
 	var names []string
+	var dots []bool
 	for si, s := range c.Series {
-		names = append(names, s.Name)
+		names, dots = append(names, s.Name), append(dots, s.Dots)
 		c.drawSeries(&d, ax, si, s, format)
 	}
-	legend(&d, names, c.LegendTitle, false)
+	legend(&d, names, c.LegendTitle, false, dots)
 	return d.end(w)
 }
 

@@ -124,7 +124,8 @@ func MetricPercentile(metric string) (float64, error) {
 
 // decide sets the verdict. A difference is called only when every run of
 // the better side beats every run of the other (the ranges do not
-// overlap) and the difference of the medians exceeds the noise.
+// overlap) and the larger median exceeds the smaller by more than the
+// noise.
 func (r *AB) decide() {
 	a, b := r.A.Value, r.B.Value
 	na, nb := r.A.Point.Runs, r.B.Point.Runs
@@ -139,7 +140,11 @@ func (r *AB) decide() {
 		return
 	}
 	r.Chance = 2 / binomial(na+nb, na)
-	diff := math.Abs(r.Ratio - 1)
+	// How much the larger median exceeds the smaller, whichever side it is.
+	diff := math.Inf(1)
+	if lo := min(a.Median, b.Median); lo > 0 {
+		diff = max(a.Median, b.Median)/lo - 1
+	}
 	switch {
 	case a.Max >= b.Min && b.Max >= a.Min:
 		r.Verdict = VerdictNone

@@ -208,3 +208,13 @@ func TestABVerdict(t *testing.T) {
 		t.Error("a bad metric was accepted")
 	}
 }
+
+func TestABVerdictIsSymmetric(t *testing.T) {
+	a, b := Side{Load: Load{Clients: 4, Variant: "A"}}, Side{Load: Load{Clients: 4, Variant: "B"}}
+	// B is 50 times slower, and both sides are very noisy: the ranges are
+	// far apart and the difference (4900%) dwarfs the noise (about 150%).
+	r, err := NewAB(append(abRuns("A", 234, 1236, 2034), abRuns("B", 1.8, 22.7, 30.7)...), a, b, "tps", DefaultNoise)
+	if err != nil || r.Verdict != VerdictA || !r.Noisy {
+		t.Errorf("%+v, %v", r, err)
+	}
+}

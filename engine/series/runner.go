@@ -39,7 +39,8 @@ type Runner struct {
 // that could not start, whose clients aborted or that completed nothing
 // has an Error; one cut short by the end of ctx is Interrupted.
 func (r *Runner) Measure(ctx context.Context, l Load, seed uint64) Run {
-	return r.run(ctx, l, r.Duration, seed)
+	run, _ := r.run(ctx, l, r.Duration, seed)
+	return run
 }
 
 // WarmUp runs l for r.Warmup, when it is positive, so that the first
@@ -49,24 +50,26 @@ func (r *Runner) WarmUp(ctx context.Context, l Load, seed uint64) (Run, bool) {
 	if r.Warmup <= 0 {
 		return Run{}, false
 	}
-	w := r.run(ctx, l, r.Warmup, seed)
+	w, _ := r.run(ctx, l, r.Warmup, seed)
 	r.logf("warm-up %s: %s", l, Line(&w))
 	return w, true
 }
 
-func (r *Runner) run(ctx context.Context, l Load, d time.Duration, seed uint64) Run {
+// run measures one run; the error is Prepare's, which the run's Error
+// also holds: the runs after it would fail the same way.
+func (r *Runner) run(ctx context.Context, l Load, d time.Duration, seed uint64) (Run, error) {
 	run := Run{Load: l, Seed: seed, Start: time.Now()}
 	if r.Prepare != nil {
 		if err := r.Prepare(ctx, l); err != nil {
 			run.Error = "preparing the run: " + err.Error()
 			run.Interrupted = ctx.Err() != nil
-			return run
+			return run, err
 		}
 	}
 	cfg, err := r.Engine(l, d, seed)
 	if err != nil {
 		run.Error = err.Error()
-		return run
+		return run, nil
 	}
 	var errOut capture
 	cfg.Stderr = &errOut
@@ -86,11 +89,11 @@ func (r *Runner) run(ctx context.Context, l Load, d time.Duration, seed uint64) 
 	if err != nil {
 		run.Error = "could not run: " + err.Error()
 		run.Interrupted = ctx.Err() != nil
-		return run
+		return run, nil
 	}
 	fill(&run, res)
 	run.Error = runError(res, errOut.String())
-	return run
+	return run, nil
 }
 
 // fill copies the engine's figures into run.
@@ -201,14 +204,15 @@ func (c *capture) String() string {
 // Each measures the planned slots in order, appending each run to
 // res.Runs, numbering it, and calling save after it (nil: no saving). It
 // stops when ctx ends (the run cut short is kept, marked interrupted, and
-// res.Interrupted is set) or when save fails, and returns save's error.
+// res.Interrupted is set), when Prepare fails (the failed run is kept) or
+// when save fails, and returns that error.
 func (r *Runner) Each(ctx context.Context, res *Result, slots []Slot, save func() error) error {
 	for i, sl := range slots {
 		if ctx.Err() != nil {
 			res.Interrupted = true
 			return nil
 		}
-		run := r.Measure(ctx, res.Plan.Loads[sl.Point], sl.Seed)
+		run, prepErr := r.run(ctx, res.Plan.Loads[sl.Point], r.Duration, sl.Seed)
 		run.Order, run.Repeat = len(res.Runs), sl.Repeat
 		res.Runs = append(res.Runs, run)
 		r.logf("[%d/%d] %s repeat %d: %s", i+1, len(slots), run.Load, run.Repeat, Line(&run))
@@ -219,6 +223,9 @@ func (r *Runner) Each(ctx context.Context, res *Result, slots []Slot, save func(
 			if err := save(); err != nil {
 				return err
 			}
+		}
+		if prepErr != nil && !res.Interrupted {
+			return fmt.Errorf("%s: %w", run.Load, prepErr)
 		}
 		if res.Interrupted {
 			return nil
