@@ -23,6 +23,7 @@ type abOptions struct {
 	setA, setB []serverSetting
 	metric     string
 	noise      float64
+	builds     abBuilds
 }
 
 // abSide is one side of an A/B series.
@@ -49,6 +50,10 @@ func runAB(env *Env, args []string) int {
 	fs.SortFlags = false
 	fs.Var(&settingList{p: &o.setA, name: "--set-a"}, "set-a", "server setting NAME=VALUE for the runs of A (repeatable), like postgres -c")
 	fs.Var(&settingList{p: &o.setB, name: "--set-b"}, "set-b", "server setting NAME=VALUE for the runs of B (repeatable)")
+	fs.StringVar(&o.builds.dirA, "build-a", "", "run A against a throwaway server of the PostgreSQL build in `DIR` (its bin directory)")
+	fs.StringVar(&o.builds.dirB, "build-b", "", "run B against a throwaway server of the build in `DIR`")
+	fs.Var(&intValue{p: &o.builds.initScale, name: "--init-scale", min: 1, max: maxInt}, "init-scale", "with --build-a/-b: run \"gbench -i -s N\" in each server first")
+	fs.StringVar(&o.builds.setup, "setup", "", "with --build-a/-b: run the SQL in `FILE` in each server first (tables, data)")
 	fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
 	fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median (default 5)")
 	o.define(fs, "runs of each side, interleaved (default 5; a verdict needs 3)")
@@ -62,8 +67,11 @@ func runAB(env *Env, args []string) int {
 	if !fs.Changed("seed") {
 		o.seed = uint64(env.Now().UnixNano())
 	}
-	sides, err := o.sides(env, lines)
-	if err != nil {
+	lineA, lineB := splitVs(lines)
+	if err := o.builds.check([][]string{lineA, lineB}, env); err != nil {
+		return fail(env, err)
+	}
+	if _, err := o.sides(env, lineA, lineB); err != nil { // every check before any server starts
 		return fail(env, err)
 	}
 	if err := checkWritable(o.out); err != nil {
@@ -71,6 +79,18 @@ func runAB(env *Env, args []string) int {
 	}
 	ctx, hard, stop := signalContext(env)
 	defer stop()
+	if o.builds.active() {
+		defer o.builds.stop(env)
+		pointed, err := o.builds.start(ctx, env, [][]string{lineA, lineB}, o.maxClients(env, lineA, lineB))
+		if err != nil {
+			return fail(env, interrupted(err))
+		}
+		lineA, lineB = pointed[0], pointed[1]
+	}
+	sides, err := o.sides(env, lineA, lineB)
+	if err != nil {
+		return fail(env, err)
+	}
 	for _, sd := range sides {
 		if code := sd.bench.setUp(ctx, env, "ab"); code != exitOK {
 			return code
@@ -84,16 +104,32 @@ func runAB(env *Env, args []string) int {
 	return o.run(ctx, env, sides, hard)
 }
 
+// splitVs splits the command lines at "--vs"; without it both sides run
+// the same one.
+func splitVs(lines []string) (a, b []string) {
+	if i := slices.Index(lines, "--vs"); i >= 0 {
+		return lines[:i], lines[i+1:]
+	}
+	return lines, lines
+}
+
+// maxClients is the larger client count of the two command lines.
+func (o *abOptions) maxClients(env *Env, lineA, lineB []string) int {
+	n := 1
+	for _, l := range [][]string{lineA, lineB} {
+		if po, _, _, err := parseArgs(env, l); err == nil {
+			n = max(n, po.clients)
+		}
+	}
+	return n
+}
+
 // sides reads the two command lines and settings.
-func (o *abOptions) sides(env *Env, lines []string) ([]*abSide, error) {
-	if len(lines) == 0 {
+func (o *abOptions) sides(env *Env, lineA, lineB []string) ([]*abSide, error) {
+	if len(lineA) == 0 {
 		return nil, &usageError{msg: "no command line to compare: give it after \"--\", like \"gbench ab --set-a work_mem=4MB --set-b work_mem=64MB -- -f q.sql -T 10\"", hint: true}
 	}
-	lineA, lineB := lines, lines
-	if i := slices.Index(lines, "--vs"); i >= 0 {
-		lineA, lineB = lines[:i], lines[i+1:]
-	}
-	if slices.Equal(lineA, lineB) && len(o.setA) == 0 && len(o.setB) == 0 {
+	if slices.Equal(lineA, lineB) && len(o.setA) == 0 && len(o.setB) == 0 && !o.builds.active() {
 		fmt.Fprintf(env.Stderr, "gbench ab: A and B are the same command line with the same settings: an A/A series, which measures the noise\n")
 	}
 	var sides []*abSide
@@ -179,7 +215,10 @@ func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-c
 
 // side describes one side for the analysis.
 func (o *abOptions) side(sd *abSide, l series.Load) series.Side {
-	s := series.Side{Load: l, Command: redactArgs(append([]string{"gbench"}, sd.bench.args...))}
+	s := series.Side{Load: l, Command: redactArgs(append([]string{"gbench"}, sd.bench.args...)), Context: sd.bench.runCtx}
+	if o.builds.active() {
+		s.Build = map[string]string{"A": o.builds.dirA, "B": o.builds.dirB}[sd.name]
+	}
 	for _, x := range sd.settings {
 		s.Settings = append(s.Settings, x.name+"="+x.value)
 	}
@@ -197,7 +236,10 @@ than the noise, and flags a noisy environment.
 Usage:
   gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]
 
-Without --vs both sides run ARGS-A. --set-a and --set-b are applied before
+Without --vs both sides run ARGS-A. With --build-a and --build-b (the bin
+directories of two PostgreSQL builds) each side runs against a throwaway
+server of its build, prepared by --init-scale and --setup; the command lines
+then name no server. --set-a and --set-b are applied before
 each run of their side with ALTER SYSTEM SET and pg_reload_conf() (superuser),
 and reset at the end; settings that need a restart are refused. Options:
 %s
@@ -211,5 +253,6 @@ command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it.
 Examples:
   gbench ab --set-a work_mem=4MB --set-b work_mem=64MB -- -n -f report.sql -c 8 -T 10 mydb
   gbench ab --repeats 5 -- -n -f old.sql -c 8 -T 10 mydb --vs -n -f new.sql -c 8 -T 10 mydb
+  gbench ab --build-a /usr/lib/postgresql/15/bin --build-b ~/pg-patched/bin --init-scale 10 -- -S -c 8 -T 10
 `, fs.FlagUsages())
 }

@@ -60,6 +60,7 @@ func TestSeriesOnSandbox(t *testing.T) {
 	t.Run("slo", func(t *testing.T) { testSLO(t, dir, conninfo) })
 	t.Run("slo-bounds", func(t *testing.T) { testSLOBounds(t, dir, conninfo) })
 	t.Run("ab-settings", func(t *testing.T) { testABSettings(t, dir, conninfo) })
+	t.Run("ab-builds", func(t *testing.T) { testABBuilds(t, dir) })
 	t.Run("report", func(t *testing.T) {
 		for _, name := range []string{"curve", "slo", "ab"} {
 			testSeriesReport(t, filepath.Join(dir, name+".json"), filepath.Join(dir, name+"-report"))
@@ -293,6 +294,40 @@ func testABSettings(t *testing.T, dir, conninfo string) {
 	o = runGbench("ab", "--set-a", "shared_buffers=64MB", "-o", filepath.Join(dir, "x.json"), "--", "-n", "-f", script, "-T", "1", conninfo)
 	if o.code != exitUsage || !strings.Contains(o.stderr, `setting "shared_buffers" can only change with a server restart`) {
 		t.Errorf("shared_buffers: status %d\n%s", o.code, o.stderr)
+	}
+}
+
+// testABBuilds compares a PostgreSQL build with itself: each side must
+// run against a throwaway server of its own, set up by --setup, and record
+// that server's version.
+func testABBuilds(t *testing.T, dir string) {
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	if len(bins) == 0 {
+		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+			t.Fatal("no PostgreSQL build in /usr/lib/postgresql/*/bin")
+		}
+		t.Skip("no PostgreSQL build in /usr/lib/postgresql/*/bin")
+	}
+	setup := writeScript(t, "CREATE TABLE kv (k int PRIMARY KEY, v text); INSERT INTO kv SELECT i, 'v' || i FROM generate_series(1, 1000) i;")
+	script := writeScript(t, "\\set k random(1, 1000)\nSELECT v FROM kv WHERE k = :k;\n")
+	out := filepath.Join(dir, "ab-builds.json")
+	o := runGbench("ab", "--build-a", bins[0], "--build-b", bins[0], "--setup", setup, "--repeats", "3", "--warmup", "0",
+		"-o", out, "--", "-n", "-f", script, "-T", "1")
+	if o.code != exitOK {
+		t.Fatalf("gbench ab --build-a --build-b: status %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	ab := readSeries(t, out).AB
+	for _, s := range []series.Side{ab.A, ab.B} {
+		if s.Build != bins[0] || s.Point.Runs != 3 || s.Context == nil || s.Context.Postgres == nil || s.Context.Postgres.Version == "" {
+			t.Errorf("side %s: build %q, %d runs, context %+v", s.Variant, s.Build, s.Point.Runs, s.Context)
+		}
+	}
+	portOf := func(cmd []string) string { return regexp.MustCompile(`port=\d+`).FindString(strings.Join(cmd, " ")) }
+	if pa, pb := portOf(ab.A.Command), portOf(ab.B.Command); pa == "" || pa == pb {
+		t.Errorf("A and B ran against %q and %q: want two servers", pa, pb)
+	}
+	if !strings.Contains(o.stdout, "build "+bins[0]) {
+		t.Errorf("summary:\n%s", o.stdout)
 	}
 }
 

@@ -205,6 +205,13 @@ func abDoc(d *sdoc, r *series.Result, full bool) {
 
 // sideWhat says what makes a side: its settings, or its command line.
 func sideWhat(s *series.Side) string {
+	if s.Build != "" {
+		v := "build " + s.Build
+		if s.Context != nil && s.Context.Postgres != nil {
+			v += " (PostgreSQL " + s.Context.Postgres.Version + ")"
+		}
+		return v
+	}
 	if len(s.Settings) > 0 {
 		return strings.Join(s.Settings, ", ")
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/gbench/gbench/engine/runenv"
 )
 
 // DefaultNoise is the spread above which a side's runs are flagged as a
@@ -56,6 +58,11 @@ type Side struct {
 	// settings applied before each of its runs.
 	Command  []string `json:"command"`
 	Settings []string `json:"settings,omitempty"`
+	// Build is the bin directory of the PostgreSQL build the side ran
+	// against, in a throwaway server; empty otherwise.
+	Build string `json:"build,omitempty"`
+	// Context describes the side's servers.
+	Context *runenv.Context `json:"context,omitempty"`
 	Point    Point    `json:"point"`
 	// Value is the metric over the side's valid runs.
 	Value Stat `json:"value"`
