@@ -71,7 +71,8 @@ func runAB(env *Env, args []string) int {
 	if err := o.builds.check([][]string{lineA, lineB}, env); err != nil {
 		return fail(env, err)
 	}
-	if _, err := o.sides(env, lineA, lineB); err != nil { // every check before any server starts
+	sides, err := o.sides(env, lineA, lineB) // every check before any server starts
+	if err != nil {
 		return fail(env, err)
 	}
 	if err := checkWritable(o.out); err != nil {
@@ -85,11 +86,9 @@ func runAB(env *Env, args []string) int {
 		if err != nil {
 			return fail(env, interrupted(err))
 		}
-		lineA, lineB = pointed[0], pointed[1]
-	}
-	sides, err := o.sides(env, lineA, lineB)
-	if err != nil {
-		return fail(env, err)
+		if sides, err = o.sides(env, pointed[0], pointed[1]); err != nil {
+			return fail(env, err)
+		}
 	}
 	for _, sd := range sides {
 		if code := sd.bench.setUp(ctx, env, "ab"); code != exitOK {

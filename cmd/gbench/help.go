@@ -114,7 +114,9 @@ const helpColumn = 27
 func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprint(w, "gbench is a benchmarking tool for PostgreSQL and Redis-protocol servers,\ncompatible with pgbench.\n\n")
 	fmt.Fprint(w, "Usage:\n  gbench [OPTION]... [DBNAME]\n  gbench merge FILE.json...\n  gbench report FILE.json\n"+
-		"  gbench matrix [OPTION]...\n  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n"+
+		"  gbench matrix [OPTION]...\n  gbench curve [OPTION]... -- GBENCH-ARGS\n"+
+		"  gbench slo --slo OBJECTIVE [OPTION]... -- GBENCH-ARGS\n  gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]\n"+
+		"  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n"+
 		"  gbench workloads list|show|extract|load|drop ...\n")
 	for _, s := range helpSections {
 		fmt.Fprintf(w, "\n%s:\n", s.title)

@@ -63,7 +63,7 @@ type Side struct {
 	Build string `json:"build,omitempty"`
 	// Context describes the side's servers.
 	Context *runenv.Context `json:"context,omitempty"`
-	Point    Point    `json:"point"`
+	Point   Point           `json:"point"`
 	// Value is the metric over the side's valid runs.
 	Value Stat `json:"value"`
 }
