@@ -83,6 +83,7 @@ func curveDoc(d *sdoc, r *series.Result, full bool) {
 			rangeCell(p.P99Us, ms), ms(p.P999Us.Median), f0(p.Failed.Median), runsCell(p))
 	}
 	d.addTable(t)
+	noisyPoints(d, c.Points)
 	d.heading("Knee")
 	if k := c.Knee; k != nil {
 		d.para("Knee: %d clients, %s tps (plateau %s tps; a point within %.0f%% of the plateau is on it).",
@@ -98,6 +99,23 @@ func curveDoc(d *sdoc, r *series.Result, full bool) {
 	if full {
 		d.addChart(throughputCurveChart(r))
 		d.addChart(latencyCurveChart(r))
+	}
+}
+
+// noisyPoints warns when the runs of a point spread over more than
+// series.DefaultNoise of their median: a noisy environment.
+func noisyPoints(d *sdoc, points []series.Point) {
+	var noisy []string
+	worst := 0.0
+	for _, p := range points {
+		if sp := p.TPS.Spread(); p.Runs > 1 && sp > series.DefaultNoise {
+			noisy = append(noisy, p.Load.String())
+			worst = max(worst, sp)
+		}
+	}
+	if len(noisy) > 0 {
+		d.warn("noisy environment: the runs of %d of %d points spread over more than %.0f%% of their median (%s; up to %.0f%%); compare medians with care, or rerun on a quieter machine",
+			len(noisy), len(points), 100*series.DefaultNoise, strings.Join(noisy, ", "), 100*worst)
 	}
 }
 
@@ -121,6 +139,7 @@ func openCurveTable(d *sdoc, r *series.Result) {
 			lagMean, lagMax, f0(p.Skipped.Median), f0(p.Failed.Median), runsCell(p))
 	}
 	d.addTable(t)
+	noisyPoints(d, r.Curve.Points)
 }
 
 // sloDoc describes an SLO search and its evidence.
