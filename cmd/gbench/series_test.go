@@ -58,6 +58,7 @@ func TestSeriesOnSandbox(t *testing.T) {
 	conninfo := sb.PostgresConnString()
 	dir := t.TempDir()
 	t.Run("curve", func(t *testing.T) { testCurve(t, dir, conninfo) })
+	t.Run("curve-open", func(t *testing.T) { testOpenCurve(t, dir, conninfo) })
 	t.Run("slo", func(t *testing.T) { testSLO(t, dir, conninfo) })
 	t.Run("slo-bounds", func(t *testing.T) { testSLOBounds(t, dir, conninfo) })
 	t.Run("ab-settings", func(t *testing.T) { testABSettings(t, dir, conninfo) })
@@ -134,6 +135,37 @@ func testCurve(t *testing.T, dir, conninfo string) {
 	}
 	if !equalInts(order, replay) {
 		t.Errorf("run order %v, want the seed's %v", order, replay)
+	}
+}
+
+// testOpenCurve: 2 clients sleeping 10 ms serve at most 200 tps. Offered
+// 40 tps, they keep up; offered 400, they achieve no more than 200, and
+// the queue shows in the lag and the latency from the schedule.
+func testOpenCurve(t *testing.T, dir, conninfo string) {
+	script := writeScript(t, "SELECT pg_sleep(0.01);\n")
+	out := filepath.Join(dir, "open.json")
+	o := runGbench("curve", "--rates", "40,400", "--repeats", "1", "--warmup", "0", "-o", out, "--", "-n", "-f", script, "-c", "2", "-T", "2", conninfo)
+	if o.code != exitOK {
+		t.Fatalf("gbench curve --rates: status %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	c := readSeries(t, out).Curve
+	if c.Loop != "open" || len(c.Points) != 2 || c.Knee != nil {
+		t.Fatalf("curve %+v", c)
+	}
+	low, high := c.Points[0], c.Points[1]
+	t.Logf("offered 40: %.1f tps, p99 %.0f us, lag %.0f us; offered 400: %.1f tps, p99 %.0f us, lag %.0f us",
+		low.TPS.Median, low.P99Us.Median, low.LagMeanUs.Median, high.TPS.Median, high.P99Us.Median, high.LagMeanUs.Median)
+	if low.TPS.Median < 0.7*40 || low.TPS.Median > 1.3*40 {
+		t.Errorf("offered 40 tps, achieved %.1f", low.TPS.Median)
+	}
+	if high.TPS.Median > 1.05*200 {
+		t.Errorf("offered 400 tps, achieved %.1f: above what two 10 ms clients can do", high.TPS.Median)
+	}
+	if high.LagMeanUs.Median < 10*low.LagMeanUs.Median || high.P99Us.Median < 100e3 || high.P99Us.Median < 2*low.P99Us.Median {
+		t.Errorf("overload does not show in the lag and latency: %+v %+v", low, high)
+	}
+	if !strings.Contains(o.stdout, "offered tps  achieved tps") {
+		t.Errorf("summary:\n%s", o.stdout)
 	}
 }
 
