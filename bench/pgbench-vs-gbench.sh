@@ -1,12 +1,17 @@
 #!/bin/sh
 # pgbench and gbench, interleaved, on the same workloads against the same
 # throwaway PostgreSQL server (max_connections 300): for each connection
-# count, PAIRS runs of each tool alternate, and the script prints both
-# tools' throughput and client CPU time (user+sys) per transaction, their
-# medians and the ratios gbench/pgbench.
+# count, PAIRS rounds run every tool once (in turn forwards and backwards),
+# and the script prints each tool's median throughput and client CPU time
+# (user+sys) per transaction, with its ratios to pgbench's.
 #
 #   bench/pgbench-vs-gbench.sh                      # defaults below
 #   PAIRS=3 DURATION=5 CLIENTS="4 16 64 256" bench/pgbench-vs-gbench.sh
+#
+# More gbench variants join the same rounds, under the same conditions:
+#   GBENCH_BASE=/tmp/gbench-old   a gbench binary built before a change ("gbench-base")
+#   TRANSPORTS="epoll portable"   this checkout's gbench once per GBENCH_TRANSPORT
+#                                 ("gbench-epoll", ...); default: the platform's ("gbench")
 #
 # Needs initdb/pg_ctl/postgres, pgbench and Go. As root, the server runs as
 # the postgres user.
@@ -19,6 +24,13 @@ CLIENTS=${CLIENTS:-"4 16 64 256"}
 JOBS=${JOBS:-2}
 SCALE=${SCALE:-10}
 WORKLOADS=${WORKLOADS:-"select-only onekey"}
+TRANSPORTS=${TRANSPORTS:-auto}
+
+tools=pgbench
+[ -n "${GBENCH_BASE:-}" ] && tools="$tools gbench-base"
+for t in $TRANSPORTS; do
+	if [ "$t" = auto ]; then tools="$tools gbench"; else tools="$tools gbench-$t"; fi
+done
 
 bindir=$(pg_config --bindir 2>/dev/null || true)
 for d in "$bindir" /usr/lib/postgresql/*/bin /usr/local/pgsql/bin; do
@@ -57,8 +69,12 @@ run() {
 	select-only) what="-S" ;;
 	*) what="-f $work/$workload.sql" ;;
 	esac
-	bin=pgbench
-	[ "$tool" = gbench ] && bin="$work/gbench --percentiles="
+	case $tool in
+	pgbench) bin=pgbench ;;
+	gbench-base) bin="$GBENCH_BASE --percentiles=" ;;
+	gbench) bin="$work/gbench --percentiles=" ;;
+	gbench-*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench --percentiles=" ;;
+	esac
 	out=$(/usr/bin/time -f "cpu %U %S" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
 	tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
 	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
@@ -76,25 +92,26 @@ run() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-printf "%-12s %7s  %12s %12s %6s  %14s %14s %6s\n" workload clients "pgbench tps" "gbench tps" ratio "pgbench us/tx" "gbench us/tx" ratio
+reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
+
+printf "%-12s %7s  %-16s %12s %6s  %12s %6s\n" workload clients tool tps ratio "cpu us/tx" ratio
 for w in $WORKLOADS; do
 	for c in $CLIENTS; do
-		: >"$work/p" && : >"$work/g"
+		for tool in $tools; do : >"$work/r.$tool"; done
 		i=0
 		while [ $i -lt "$PAIRS" ]; do
-			if [ $((i % 2)) = 0 ]; then
-				run pgbench "$w" "$c" >>"$work/p"; run gbench "$w" "$c" >>"$work/g"
-			else
-				run gbench "$w" "$c" >>"$work/g"; run pgbench "$w" "$c" >>"$work/p"
-			fi
+			order=$tools
+			[ $((i % 2)) = 1 ] && order=$(reversed $tools)
+			for tool in $order; do run "$tool" "$w" "$c" >>"$work/r.$tool"; done
 			i=$((i + 1))
 		done
-		pt=$(cut -d' ' -f1 "$work/p" | median); gt=$(cut -d' ' -f1 "$work/g" | median)
-		pc=$(cut -d' ' -f2 "$work/p" | median); gc=$(cut -d' ' -f2 "$work/g" | median)
-		echo "$w $c $pt $gt $pc $gc" | awk '{ printf "%-12s %7d  %12.1f %12.1f %6.2f  %14.2f %14.2f %6.2f\n", $1, $2, $3, $4, ($3 > 0 ? $4 / $3 : 0), $5, $6, ($5 > 0 ? $6 / $5 : 0) }'
-		if [ -n "${VERBOSE:-}" ]; then
-			echo "  pgbench runs (tps us/tx): $(tr '\n' ';' <"$work/p")"
-			echo "  gbench runs  (tps us/tx): $(tr '\n' ';' <"$work/g")"
-		fi
+		pt=$(cut -d' ' -f1 "$work/r.pgbench" | median); pc=$(cut -d' ' -f2 "$work/r.pgbench" | median)
+		for tool in $tools; do
+			t=$(cut -d' ' -f1 "$work/r.$tool" | median); u=$(cut -d' ' -f2 "$work/r.$tool" | median)
+			echo "$w $c $tool $t $pt $u $pc" | awk '{ printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0) }'
+			if [ -n "${VERBOSE:-}" ]; then
+				echo "  runs (tps us/tx): $(tr '\n' ';' <"$work/r.$tool")"
+			fi
+		done
 	done
 done

@@ -1,13 +1,19 @@
 #!/bin/sh
 # redis-benchmark and gbench, interleaved, on GET, MGET 16 and MGET 64 of
 # 128-byte values (4096 keys), against the same throwaway redis-server: for
-# each connection count, PAIRS runs of each tool alternate, and the script
-# prints throughput and client CPU time (user+sys) per request, medians, and
-# the ratios gbench/redis-benchmark. redis-benchmark runs with -P 1, in its
-# default mode and with --threads 2; gbench with -j 2.
+# each connection count, PAIRS rounds run every tool once (in turn forwards
+# and backwards), and the script prints each tool's median throughput and
+# client CPU time (user+sys) per request, with its ratios to
+# redis-benchmark's. redis-benchmark runs with -P 1, in its default mode
+# and with --threads 2 ("redis-bench-t2"); gbench with -j 2.
 #
 #   bench/resp-vs-redis-benchmark.sh
 #   PAIRS=3 DURATION=5 CLIENTS="4 64 256" bench/resp-vs-redis-benchmark.sh
+#
+# More gbench variants join the same rounds, under the same conditions:
+#   GBENCH_BASE=/tmp/gbench-old   a gbench binary built before a change ("gbench-base")
+#   TRANSPORTS="epoll portable"   this checkout's gbench once per GBENCH_TRANSPORT
+#                                 ("gbench-epoll", ...); default: the platform's ("gbench")
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -16,6 +22,13 @@ DURATION=${DURATION:-5}
 CLIENTS=${CLIENTS:-"4 64 256"}
 CASES=${CASES:-"get mget16 mget64"}
 KEYS=4096
+TRANSPORTS=${TRANSPORTS:-auto}
+
+tools="redis-bench redis-bench-t2"
+[ -n "${GBENCH_BASE:-}" ] && tools="$tools gbench-base"
+for t in $TRANSPORTS; do
+	if [ "$t" = auto ]; then tools="$tools gbench"; else tools="$tools gbench-$t"; fi
+done
 
 command -v redis-server >/dev/null || { echo "redis-server not found: install redis" >&2; exit 1; }
 command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found" >&2; exit 1; }
@@ -67,16 +80,21 @@ rbargs() {
 run() {
 	tool=$1 case=$2 c=$3
 	case $tool in
-	gbench)
+	gbench*)
+		case $tool in
+		gbench) bin="$work/gbench" ;;
+		gbench-base) bin=$GBENCH_BASE ;;
+		*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench" ;;
+		esac
 		script "$case" >"$work/$case.sql"
-		out=$(/usr/bin/time -f "cpu %U %S" "$work/gbench" --percentiles= --resp "redis://127.0.0.1:$port/0" \
+		out=$(/usr/bin/time -f "cpu %U %S" $bin --percentiles= --resp "redis://127.0.0.1:$port/0" \
 			-c "$c" -j 2 -T "$DURATION" -f "$work/$case.sql" 2>&1)
 		rps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
 		n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
 		;;
-	redis-benchmark*)
+	redis-bench*)
 		threads=""
-		[ "$tool" = redis-benchmark-t2 ] && threads="--threads 2"
+		[ "$tool" = redis-bench-t2 ] && threads="--threads 2"
 		# a request count that lasts about DURATION at the last measured rate
 		n=${RB_N:-$(cat "$work/rate.$case.$c" 2>/dev/null || echo 100000)}
 		out=$(/usr/bin/time -f "cpu %U %S" redis-benchmark -p "$port" -c "$c" -n "$n" -r $KEYS -P 1 $threads -q \
@@ -90,40 +108,32 @@ run() {
 		echo "$out" | tail -5 >&2
 		return 1
 	fi
-	[ "$tool" = gbench ] && echo "$rps $DURATION" | awk '{ printf "%d\n", $1 * $2 }' >"$work/rate.$case.$c"
+	case $tool in gbench*) echo "$rps $DURATION" | awk '{ printf "%d\n", $1 * $2 }' >"$work/rate.$case.$c" ;; esac
 	echo "$rps $n $cpu" | awk '{ printf "%.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2 }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-printf "%-7s %5s %-18s %12s %12s %6s  %12s %12s %6s\n" case conns baseline "base req/s" "gbench req/s" ratio "base us/req" "gbench us/req" ratio
+reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
+
+printf "%-7s %5s  %-16s %12s %6s  %12s %6s\n" case conns tool "req/s" ratio "cpu us/req" ratio
 for cs in $CASES; do
 	for c in $CLIENTS; do
-		: >"$work/g"; : >"$work/r1"; : >"$work/r2"
+		for tool in $tools; do : >"$work/r.$tool"; done
 		i=0
 		while [ $i -lt "$PAIRS" ]; do
-			if [ $((i % 2)) = 0 ]; then
-				run gbench "$cs" "$c" >>"$work/g"
-				run redis-benchmark "$cs" "$c" >>"$work/r1"
-				run redis-benchmark-t2 "$cs" "$c" >>"$work/r2"
-			else
-				run redis-benchmark-t2 "$cs" "$c" >>"$work/r2"
-				run redis-benchmark "$cs" "$c" >>"$work/r1"
-				run gbench "$cs" "$c" >>"$work/g"
-			fi
+			order=$tools
+			[ $((i % 2)) = 1 ] && order=$(reversed $tools)
+			for tool in $order; do run "$tool" "$cs" "$c" >>"$work/r.$tool"; done
 			i=$((i + 1))
 		done
-		gt=$(cut -d' ' -f1 "$work/g" | median); gc=$(cut -d' ' -f2 "$work/g" | median)
-		for b in r1 r2; do
-			bt=$(cut -d' ' -f1 "$work/$b" | median); bc=$(cut -d' ' -f2 "$work/$b" | median)
-			name=redis-benchmark
-			[ $b = r2 ] && name="redis-bench --threads 2"
-			echo "$cs $c $bt $gt $bc $gc" | awk -v n="$name" '{ printf "%-7s %5d %-18s %12.1f %12.1f %6.2f  %12.2f %12.2f %6.2f\n", $1, $2, n, $3, $4, $4 / $3, $5, $6, $6 / $5 }'
+		bt=$(cut -d' ' -f1 "$work/r.redis-bench" | median); bc=$(cut -d' ' -f2 "$work/r.redis-bench" | median)
+		for tool in $tools; do
+			t=$(cut -d' ' -f1 "$work/r.$tool" | median); u=$(cut -d' ' -f2 "$work/r.$tool" | median)
+			echo "$cs $c $tool $t $bt $u $bc" | awk '{ printf "%-7s %5d  %-16s %12.1f %6.2f  %12.2f %6.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0) }'
+			if [ -n "${VERBOSE:-}" ]; then
+				echo "  runs (req/s us/req): $(tr '\n' ';' <"$work/r.$tool")"
+			fi
 		done
-		if [ -n "${VERBOSE:-}" ]; then
-			echo "  gbench: $(tr '\n' ';' <"$work/g")"
-			echo "  redis-benchmark: $(tr '\n' ';' <"$work/r1")"
-			echo "  redis-benchmark --threads 2: $(tr '\n' ';' <"$work/r2")"
-		fi
 	done
 done

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -16,7 +14,7 @@ const (
 	stPrepareThrottle
 	stThrottle
 	stStartCommand
-	stWaitResult   // an SQL or \resp reply, or a pipeline's replies
+	stWaitResult   // a reply, or a pipeline's replies
 	stWaitPrepare  // statements prepared before a pipeline
 	stSleep        // \sleep
 	stEndCommand   // record the command, go to the next one
@@ -30,38 +28,11 @@ const (
 	stFinished
 )
 
-// waitOn says which connection a waiting client needs input from.
-type waitOn uint8
+// waitSet is the set of a client's connections it needs input from: bit k
+// for connection k.
+type waitSet uint8
 
-const (
-	waitNone waitOn = iota
-	waitSQL
-	waitRESP
-	waitBoth // a pipeline with SQL and \resp commands
-)
-
-// pgConn is a client's PostgreSQL connection.
-type pgConn struct {
-	sconn
-	s     *pgsql.Session
-	reply pgsql.Reply
-}
-
-// respConn is a client's Redis-protocol connection.
-type respConn struct {
-	sconn
-	r        resp.Reader
-	inflight []respPending // requests sent, replies not yet read
-	args     []byte
-	ends     []int
-	key      []byte
-}
-
-// respPending is a \resp command waiting for its reply.
-type respPending struct {
-	cmd  int   // index in the script
-	sent int64 // when it was queued
-}
+func waitOn(k int) waitSet { return 1 << k }
 
 // client is one simulated client. It belongs to one thread and is only
 // touched by that thread's goroutine.
@@ -77,8 +48,8 @@ type client struct {
 	next     int  // the command END_COMMAND moves to
 	jumpNext bool // next is the target of a false condition
 	jumped   bool // arrived at cmd by a conditional jump, not in sequence
-	// skipRecord: the command's latency is recorded elsewhere (a pipelined
-	// \resp command, when its reply arrives).
+	// skipRecord: the command's latency is recorded when its reply
+	// arrives (a pipelined command that is answered on its own).
 	skipRecord bool
 	cnt        int64
 
@@ -88,12 +59,13 @@ type client struct {
 	tries     int
 	randSaved script.PRNG
 
-	pg *pgConn
-	rs *respConn
+	conns []*conn // by protocol; nil when not connected
+	// sent holds when each pipelined command answered on its own was
+	// queued, by command index, to record its latency at its reply.
+	sent []int64
 
-	wait     waitOn
+	wait     waitSet
 	pipeline bool
-	syncs    int // pipeline syncs sent and not yet answered
 	timer    int // index in the thread's timer heap, -1 when none
 	queued   bool
 	shellBuf []byte
@@ -108,8 +80,8 @@ const (
 	esConn
 	esSerialization
 	esDeadlock
-	esOther // a non-retryable server error: aborts under pgbench's rules
-	esRESP  // a \resp error reply: fails the transaction
+	esOther  // a non-retryable server error: aborts under pgbench's rules
+	esFailed // a command failed (driver.Failed): fails the transaction
 )
 
 func (e estatus) retryable() bool { return e == esSerialization || e == esDeadlock }
@@ -230,8 +202,22 @@ func (c *client) startTx(now *int64) bool {
 }
 
 func (c *client) needConnect() bool {
-	p := c.th.prog
-	return p.HasSQL && c.pg == nil || p.HasRESP && c.rs == nil
+	for _, cn := range c.conns {
+		if cn == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// inTransaction reports whether a server holds a transaction block open.
+func (c *client) inTransaction() bool {
+	for _, cn := range c.conns {
+		if cn != nil && cn.tx != nil && cn.tx.InTransaction() {
+			return true
+		}
+	}
+	return false
 }
 
 // prepareThrottle schedules the next transaction on the thread's Poisson
@@ -268,7 +254,7 @@ func (c *client) endCommand(now int64) {
 // starve the other clients).
 func (c *client) endTx(now *int64) bool {
 	c.recordTxn(*now, false)
-	if c.pg != nil && c.pg.s.TxStatus() != 'I' {
+	if c.inTransaction() {
 		c.th.errorf("client %d aborted: end of script reached without completing the last transaction", c.id)
 		c.state = stAborted
 		return false
@@ -310,13 +296,11 @@ func (c *client) finish() {
 }
 
 func (c *client) disconnect() {
-	if c.pg != nil {
-		c.th.dropConn(&c.pg.sconn)
-		c.pg = nil
-	}
-	if c.rs != nil {
-		c.th.dropConn(&c.rs.sconn)
-		c.rs = nil
+	for k, cn := range c.conns {
+		if cn != nil {
+			c.th.dropConn(&cn.sconn)
+			c.conns[k] = nil
+		}
 	}
 }
 

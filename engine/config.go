@@ -41,6 +41,9 @@ type Config struct {
 	VerboseErrors bool
 	// Debug prints pgbench's --debug messages.
 	Debug bool
+	// Transport selects how sockets are driven; TransportAuto picks the
+	// platform's fastest.
+	Transport Transport
 
 	// Seed is the --random-seed value all random sequences derive from.
 	Seed uint64
@@ -79,6 +82,11 @@ type Config struct {
 
 // Define is one -D name=value.
 type Define struct{ Name, Value string }
+
+// DialFunc opens a network connection; connectors open their sockets with
+// the one the engine gives them, so that it can take them over after the
+// protocol's setup (TLS, authentication).
+type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // SQLConnector opens a PostgreSQL connection taken over from pgconn. It
 // must open sockets with dial, so that the engine can drive them.

@@ -94,7 +94,7 @@ func runScript(t testing.TB, pg *pgsql.Config, text string, mode script.Mode, ed
 		t.Fatal(err)
 	}
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 2, Threads: 2, Transactions: 5, MaxTries: 1,
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 5, MaxTries: 1,
 		Seed: 1, Scale: 1, SQL: pg, Stderr: &stderr, PerCommand: true}
 	if edit != nil {
 		edit(cfg)

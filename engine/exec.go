@@ -1,10 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 
-	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/engine/driver"
 	"github.com/gbench/gbench/script"
 )
 
@@ -34,11 +35,8 @@ func (c *client) startCommand(now *int64) bool {
 		c.stmtBegin = *now
 	}
 	c.next, c.jumpNext = c.cmd+1, false
-	switch cmd.Kind {
-	case script.CmdSQL:
-		return c.sendSQL(cmd, *now)
-	case script.CmdRESP:
-		return c.sendRESP(cmd, *now)
+	if k := c.th.run.protoFor(cmd.Kind); k >= 0 {
+		return c.send(k, cmd, *now)
 	}
 	return c.meta(cmd, now, jumped)
 }
@@ -145,70 +143,55 @@ func (c *client) shell(cmd *script.Command) {
 	}
 }
 
-// sendSQL sends an SQL command; outside a pipeline the client then waits.
-func (c *client) sendSQL(cmd *script.Command, now int64) bool {
-	if c.pipeline && cmd.GSet != script.NoGSet {
-		c.th.errorf("client %d aborted in command %d (%s) of script %d; \\%s is not allowed in pipeline mode",
-			c.id, c.cmd, cmd.GSetName(), c.script, cmd.GSetName())
-		c.state = stAborted
+// send sends a command on connection k; outside a pipeline the client
+// then waits for its reply.
+func (c *client) send(k int, cmd *script.Command, now int64) bool {
+	cn := c.conns[k]
+	if c.th.cfg.Debug && cn.desc != nil {
+		c.debugf("client %d sending %s", c.id, cn.desc.Describe(nil, cmd, c.env.Vars))
+	}
+	out, err := cn.d.Encode(cn.out, cmd, c.cmd, c.env.Vars)
+	if err != nil {
+		c.encodeFailed(cn, cmd, err)
 		return false
 	}
-	if c.th.cfg.Debug {
-		c.debugSQL(cmd)
-	}
-	c.pg.out = c.pg.s.Query(c.pg.out, cmd, c.env.Vars)
+	cn.out = out
 	if c.pipeline {
+		if cn.pipe == nil {
+			// Answered on its own: its latency is recorded at its reply.
+			c.sent[c.cmd], c.skipRecord = now, true
+		}
 		c.state = stEndCommand
 		return false
 	}
-	if _, err := c.pg.flush(); err != nil {
-		c.th.errorf("client %d aborted in command %d (SQL) of script %d; SQL command send failed", c.id, c.cmd, c.script)
-		c.state = stAborted
+	if _, err := cn.flush(); err != nil {
+		c.sendFailed(cn)
 		return false
 	}
-	c.state, c.wait = stWaitResult, waitSQL
-	c.th.watchWrite(&c.pg.sconn)
+	c.state, c.wait = stWaitResult, waitOn(k)
+	c.th.watchWrite(&cn.sconn)
 	return true
 }
 
-func (c *client) debugSQL(cmd *script.Command) {
-	switch c.th.prog.Mode {
-	case script.Simple:
-		c.debugf("client %d sending %s", c.id, cmd.SQL.AppendSimple(nil, c.env.Vars))
-	case script.Extended:
-		c.debugf("client %d sending %s", c.id, cmd.SQL.Query)
-	default:
-		c.debugf("client %d sending %s", c.id, cmd.SQL.PrepName)
+// encodeFailed aborts the client when a command cannot be built, with
+// pgbench's commandFailed message.
+func (c *client) encodeFailed(cn *conn, cmd *script.Command, err error) {
+	what, msg := cn.d.Name(), err.Error()
+	var ce *driver.CommandError
+	if errors.As(err, &ce) {
+		if ce.Err != nil {
+			c.th.errorf("%v", ce.Err)
+		}
+		what, msg = ce.What, ce.Msg
 	}
+	c.th.errorf("client %d aborted in command %d (%s) of script %d; %s", c.id, c.cmd, what, c.script, msg)
+	c.estatus = esMeta
+	c.state = stAborted
 }
 
-// sendRESP sends a \resp command; outside a pipeline the client then waits.
-func (c *client) sendRESP(cmd *script.Command, now int64) bool {
-	r := c.rs
-	var err error
-	r.args, r.ends, err = cmd.RESP.AppendArgs(c.env.Vars, r.args[:0], r.ends[:0])
-	if err != nil {
-		c.metaFailed(cmd, err, "building the \\resp command failed")
-		return false
-	}
-	r.out = resp.AppendArrayHeader(r.out, len(r.ends))
-	start := 0
-	for _, end := range r.ends {
-		r.out = resp.AppendBulk(r.out, r.args[start:end])
-		start = end
-	}
-	r.inflight = append(r.inflight, respPending{cmd: c.cmd, sent: now})
-	if c.pipeline {
-		// Its latency is recorded when its reply arrives.
-		c.state, c.skipRecord = stEndCommand, true
-		return false
-	}
-	if _, err := r.flush(); err != nil {
-		c.th.errorf("client %d aborted in command %d (resp) of script %d; %s", c.id, c.cmd, c.script, r.lost())
-		c.state = stAborted
-		return false
-	}
-	c.state, c.wait = stWaitResult, waitRESP
-	c.th.watchWrite(&r.sconn)
-	return true
+// sendFailed aborts the client when its request cannot be written.
+func (c *client) sendFailed(cn *conn) {
+	name := cn.d.Name()
+	c.th.errorf("client %d aborted in command %d (%s) of script %d; %s command send failed", c.id, c.cmd, name, c.script, name)
+	c.state = stAborted
 }

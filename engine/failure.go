@@ -9,22 +9,29 @@ import (
 // reads what a failed pipeline still owes, rolls back an open transaction
 // block, then retries or fails the transaction.
 func (c *client) onError(now int64) {
-	if c.pipeline && (c.pg != nil && c.pg.s.Pending() > 0 || c.rs != nil && len(c.rs.inflight) > 0) {
-		c.state, c.wait = stWaitDiscard, waitBoth
+	if c.pipeline && c.anyPending() {
+		c.state, c.wait = stWaitDiscard, c.pendingSet()
 		return
 	}
 	if c.pipeline {
 		c.exitPipeline()
 	}
-	if c.pg != nil && c.pg.s.TxStatus() != 'I' {
-		c.pg.out = c.pg.s.Rollback(c.pg.out)
-		if _, err := c.pg.flush(); err != nil {
+	c.wait = 0
+	for k, cn := range c.conns {
+		if cn.tx == nil || !cn.tx.InTransaction() {
+			continue
+		}
+		cn.out = cn.tx.Rollback(cn.out)
+		if _, err := cn.flush(); err != nil {
 			c.th.errorf("client %d aborted: failed to send sql command for rolling back the failed transaction", c.id)
 			c.state = stAborted
 			return
 		}
-		c.th.watchWrite(&c.pg.sconn)
-		c.state, c.wait = stWaitRollback, waitSQL
+		c.th.watchWrite(&cn.sconn)
+		c.wait |= waitOn(k)
+	}
+	if c.wait != 0 {
+		c.state = stWaitRollback
 		return
 	}
 	c.afterCleanup(now)

@@ -2,36 +2,47 @@ package engine
 
 import "github.com/gbench/gbench/script"
 
-// startPipeline runs \startpipeline. In prepared mode the pipeline's
-// statements are prepared first, outside the pipeline, as pgbench does. It
-// reports true when the client waits.
+// startPipeline runs \startpipeline. Drivers that prepare statements
+// prepare the pipeline's first, outside the pipeline, as pgbench does in
+// prepared mode; the client then waits. It reports true when the client
+// waits.
 func (c *client) startPipeline(cmd *script.Command, now int64) bool {
 	if c.pipeline {
 		c.pipelineFailed("startpipeline", "already in pipeline mode")
 		return false
 	}
 	block := c.pipelineBlock()
-	if c.pg == nil {
-		c.enterPipeline()
-		return false
+	for _, cn := range c.conns {
+		if cn.pipe == nil {
+			continue
+		}
+		if err := cn.pipe.StartPipeline(block); err != nil {
+			c.pipelineFailed("startpipeline", err.Error())
+			return false
+		}
 	}
-	if c.th.prog.Mode == script.Simple && hasSQL(block) {
-		c.pipelineFailed("startpipeline", "cannot use pipeline mode with the simple query protocol")
-		return false
+	c.wait = 0
+	for k, cn := range c.conns {
+		if cn.prep == nil {
+			continue
+		}
+		var sent bool
+		if cn.out, sent = cn.prep.Prepare(cn.out, block, c.env.Vars); !sent {
+			continue
+		}
+		if _, err := cn.flush(); err != nil {
+			c.sendFailed(cn)
+			return false
+		}
+		c.th.watchWrite(&cn.sconn)
+		c.wait |= waitOn(k)
 	}
-	var sent bool
-	c.pg.out, sent = c.pg.s.Prepare(c.pg.out, block, c.env.Vars)
-	if !sent {
-		c.enterPipeline()
-		return false
+	if c.wait != 0 {
+		c.state = stWaitPrepare
+		return true
 	}
-	if _, err := c.pg.flush(); err != nil {
-		c.abortSQL(c.pg.lost())
-		return false
-	}
-	c.state, c.wait = stWaitPrepare, waitSQL
-	c.th.watchWrite(&c.pg.sconn)
-	return true
+	c.enterPipeline()
+	return false
 }
 
 // pipelineBlock returns the commands between this \startpipeline and the
@@ -45,20 +56,15 @@ func (c *client) pipelineBlock() []*script.Command {
 	return cmds[c.cmd+1 : end]
 }
 
-func hasSQL(cmds []*script.Command) bool {
-	for _, c := range cmds {
-		if c.Kind == script.CmdSQL {
-			return true
-		}
-	}
-	return false
-}
+func (c *client) enterPipeline() { c.pipeline = true }
 
-func (c *client) enterPipeline() {
-	c.pipeline = true
-	c.syncs = 0
-	if c.pg != nil {
-		c.pg.s.SetPipeline(true)
+// exitPipeline leaves pipeline mode once every reply is in.
+func (c *client) exitPipeline() {
+	c.pipeline = false
+	for _, cn := range c.conns {
+		if cn != nil && cn.pipe != nil {
+			cn.pipe.EndPipeline()
+		}
 	}
 }
 
@@ -67,16 +73,17 @@ func (c *client) pipelineFailed(name, msg string) {
 	c.state = stAborted
 }
 
-// syncPipeline runs \syncpipeline: a Sync that ends a group of the
-// pipeline's SQL commands.
+// syncPipeline runs \syncpipeline: it ends a group of the pipeline's
+// commands on the connections whose drivers group them.
 func (c *client) syncPipeline(cmd *script.Command) {
 	if !c.pipeline {
 		c.pipelineFailed("syncpipeline", "not in pipeline mode")
 		return
 	}
-	if c.pg != nil {
-		c.pg.out = c.pg.s.Sync(c.pg.out)
-		c.syncs++
+	for _, cn := range c.conns {
+		if cn.pipe != nil {
+			cn.out = cn.pipe.Sync(cn.out)
+		}
 	}
 }
 
@@ -87,29 +94,22 @@ func (c *client) endPipeline(cmd *script.Command, now int64) bool {
 		c.pipelineFailed("endpipeline", "not in pipeline mode")
 		return false
 	}
-	c.wait = waitNone
-	if c.pg != nil {
-		c.pg.out = c.pg.s.Sync(c.pg.out)
-		c.syncs++
-		if _, err := c.pg.flush(); err != nil {
-			c.abortSQL(c.pg.lost())
-			return false
+	for _, cn := range c.conns {
+		if cn.pipe != nil {
+			cn.out = cn.pipe.Sync(cn.out)
 		}
-		c.th.watchWrite(&c.pg.sconn)
-		c.wait = waitSQL
 	}
-	if c.rs != nil && len(c.rs.inflight) > 0 {
-		if _, err := c.rs.flush(); err != nil {
-			c.abortRESP(c.rs.lost())
+	c.wait = c.pendingSet()
+	for k, cn := range c.conns {
+		if c.wait&waitOn(k) == 0 {
+			continue
+		}
+		if _, err := cn.flush(); err != nil {
+			c.sendFailed(cn)
 			return false
 		}
-		c.th.watchWrite(&c.rs.sconn)
-		if c.wait == waitSQL {
-			c.wait = waitBoth
-		} else {
-			c.wait = waitRESP
-		}
+		c.th.watchWrite(&cn.sconn)
 	}
 	c.state = stWaitResult
-	return c.wait != waitNone
+	return c.wait != 0
 }

@@ -93,17 +93,24 @@ func TestLatencyLimitSkipsLateSlots(t *testing.T) {
 }
 
 // TestInterruptEndsWithPartialResults: cancelling the run's context stops
-// new transactions; the run returns what completed.
+// new transactions; the run returns what completed. The cancel comes from
+// the first progress tick, so that a slow connection setup on a loaded
+// machine is not interrupted instead.
 func TestInterruptEndsWithPartialResults(t *testing.T) {
 	pg := testPG(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	s, _ := script.Parse("t.sql", "\\sleep 50 ms\nSELECT 1;\n", 1)
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 3, Threads: 2, Duration: time.Minute, MaxTries: 1, Seed: 1,
-		Scale: 1, SQL: pg, Stderr: &stderr}
-	time.AfterFunc(500*time.Millisecond, cancel)
-	start := time.Now()
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 3, Threads: 2, Duration: time.Minute, MaxTries: 1, Seed: 1,
+		Scale: 1, SQL: pg, Stderr: &stderr, Tick: 500 * time.Millisecond}
+	var start time.Time
+	cfg.OnProgress = func(engine.Progress) {
+		if ctx.Err() == nil {
+			start = time.Now()
+			cancel()
+		}
+	}
 	res, err := engine.Run(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +131,7 @@ func TestHardStopAbortsClients(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	hard := make(chan struct{})
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 2, Threads: 1, Transactions: 1, MaxTries: 1, Seed: 1,
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 1, Transactions: 1, MaxTries: 1, Seed: 1,
 		Scale: 1, SQL: pg, Stderr: &stderr, HardStop: hard}
 	time.AfterFunc(300*time.Millisecond, func() { close(hard) })
 	start := time.Now()

@@ -7,7 +7,6 @@ import (
 	"os"
 	osexec "os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,7 +78,7 @@ func runRESP(t testing.TB, text string, edit func(*engine.Config)) (*engine.Resu
 		t.Fatal(err)
 	}
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 2, Threads: 2, Transactions: 10, MaxTries: 1,
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 10, MaxTries: 1,
 		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr, PerCommand: true}
 	if p.HasSQL {
 		cfg.SQL = testPG(t)
@@ -212,9 +211,13 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 	s, _ := script.Parse("t.sql", "\\resp INCR n\n", 1)
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 3, Threads: 2, Duration: 30 * time.Second, MaxTries: 1,
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 3, Threads: 2, Duration: 30 * time.Second, MaxTries: 1,
 		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr}
-	time.AfterFunc(500*time.Millisecond, func() { syscall.Kill(sb.RedisPID(), syscall.SIGKILL) })
+	time.AfterFunc(500*time.Millisecond, func() {
+		if p, err := os.FindProcess(sb.RedisPID()); err == nil {
+			p.Kill()
+		}
+	})
 	start := time.Now()
 	res, err := engine.Run(context.Background(), cfg)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gbench/gbench/engine/stats"
@@ -42,6 +41,8 @@ type Result struct {
 type run struct {
 	ctx     context.Context
 	cfg     *Config
+	net     network
+	protos  []protocol
 	threads []*thread
 	stop    atomic.Bool
 	hard    atomic.Bool
@@ -50,6 +51,17 @@ type run struct {
 }
 
 func (r *run) stopping() bool { return r.stop.Load() }
+
+// protoFor returns the index of the protocol that serves commands of kind
+// k, or -1 for meta-commands.
+func (r *run) protoFor(k script.CmdKind) int {
+	for i := range r.protos {
+		if r.protos[i].kind == k {
+			return i
+		}
+	}
+	return -1
+}
 
 // abort stops the run after --exit-on-abort or a hard stop.
 func (r *run) abort() {
@@ -102,9 +114,11 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 
 // bench runs the threads and collects their results.
 func (r *run) bench(ctx context.Context, res *Result) {
-	prev := runtime.GOMAXPROCS(0)
-	if want := len(r.threads) + 1; want > prev {
-		runtime.GOMAXPROCS(want)
+	lock := r.net.lockThread()
+	if prev := runtime.GOMAXPROCS(0); lock && len(r.threads)+1 > prev {
+		// Every loop keeps a P while it runs; others (signals, progress,
+		// the garbage collector) get one of their own.
+		runtime.GOMAXPROCS(len(r.threads) + 1)
 		defer runtime.GOMAXPROCS(prev)
 	}
 	stopWatch := context.AfterFunc(ctx, r.abort)
@@ -131,8 +145,10 @@ func (r *run) bench(ctx context.Context, res *Result) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
+			if lock {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			t.loop()
 			t.closeLog()
 		}()
@@ -167,15 +183,6 @@ func (r *run) merge(res *Result) *stats.Block {
 	return total
 }
 
-// cpuTimes returns the process's user and system CPU time.
-func cpuTimes() (user, sys time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
-}
-
 // setup builds threads and clients: clients split over threads as pgbench
 // splits them, random sequences derived from the seed in pgbench's order.
 func (r *run) setup() error {
@@ -183,12 +190,23 @@ func (r *run) setup() error {
 	if cfg.Clients < 1 {
 		return errors.New("no clients")
 	}
+	var err error
+	if r.net, err = networkFor(cfg.Transport); err != nil {
+		return err
+	}
+	if r.protos, err = r.protocols(); err != nil {
+		return err
+	}
+	maxCmds := 0
+	for _, s := range cfg.Program.Scripts {
+		maxCmds = max(maxCmds, len(s.Commands))
+	}
 	nthreads := min(max(cfg.Threads, 1), cfg.Clients)
 	var base script.PRNG
 	base.Seed(cfg.Seed)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		c := &client{id: i, timer: -1}
+		c := &client{id: i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds)}
 		c.env.Vars = script.NewVars(cfg.Program.Syms)
 		c.env.Rand.Seed(base.Uint64())
 		c.env.Debug = debugWriter{r}
@@ -247,7 +265,7 @@ func (r *run) setVars(clients []*client, defaultSeed int64) error {
 // newThread creates a thread for a block of clients.
 func (r *run) newThread(id int, clients []*client, base *script.PRNG) (*thread, error) {
 	cfg := r.cfg
-	poll, err := newPoller(2*len(clients) + 1)
+	poll, err := r.net.newPoller(len(r.protos) * len(clients))
 	if err != nil {
 		return nil, fmt.Errorf("creating the event loop: %w", err)
 	}
@@ -302,9 +320,9 @@ func (r *run) connectAll(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			pg, rs, err := r.openConns(ctx, c)
+			conns, err := r.openConns(ctx)
 			if err == nil {
-				err = c.th.install(c, c.index, pg, rs)
+				err = c.th.install(c, conns)
 			}
 			errs[i] = err
 		}()

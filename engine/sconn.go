@@ -9,7 +9,7 @@ import (
 // transport with an input and an output buffer. Both buffers are reused.
 type sconn struct {
 	tr     transport
-	token  uint64
+	tok    token
 	in     []byte // received bytes: in[inOff:] are not decoded yet
 	inOff  int
 	out    []byte // bytes to send: out[outOff:] are not sent yet

@@ -1,3 +1,5 @@
+//go:build linux
+
 package engine_test
 
 import (
@@ -62,7 +64,7 @@ func TestStallShowsUnderOpenLoop(t *testing.T) {
 	s, _ := script.Parse("t.sql", "SELECT 1;\n", 1)
 	p, _ := script.Compile([]*script.Script{s}, script.Prepared, nil)
 	var stderr syncBuffer
-	cfg := &engine.Config{Program: p, Clients: 4, Threads: 2, Duration: 4 * time.Second, MaxTries: 1,
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 4, Threads: 2, Duration: 4 * time.Second, MaxTries: 1,
 		Rate: 200, Seed: 3, Scale: 1, SQL: pg, Stderr: &stderr}
 	time.AfterFunc(1500*time.Millisecond, func() {
 		pids := serverPIDs(sb.PostgresPID())

@@ -1,31 +1,14 @@
 package engine
 
 import (
-	"context"
-	"crypto/tls"
 	"errors"
 	"io"
 	"net"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
-
-// DialFunc opens a network connection; drivers use it for their setup
-// (TLS, authentication) so that the engine can take the socket over after.
-type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
-
-// dial opens a connection that starts as an ordinary Go connection (with
-// deadlines and cancellation for the setup exchange) and can later be
-// switched to raw non-blocking use by the event loop, also underneath TLS.
-func dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	return &switchConn{Conn: c, fd: -1}, nil
-}
 
 // switchConn is a net.Conn that reads and writes through Go's network
 // poller until goRaw, then through a duplicate of its socket without
@@ -33,7 +16,7 @@ func dial(ctx context.Context, network, addr string) (net.Conn, error) {
 // net.Error, which crypto/tls passes up without breaking the connection.
 type switchConn struct {
 	net.Conn
-	fd int // the raw socket after goRaw, -1 before
+	fd int // the raw socket after goRaw, -1 before, -2 once closed
 }
 
 // wouldBlock is the temporary error of an empty non-blocking read.
@@ -45,7 +28,8 @@ func (wouldBlock) Temporary() bool { return true }
 
 var errWouldBlock net.Error = wouldBlock{}
 
-// goRaw takes the socket away from Go's poller.
+// goRaw takes the socket away from Go's poller: the engine keeps a
+// non-blocking duplicate and closes the original.
 func (s *switchConn) goRaw() error {
 	if s.fd >= 0 {
 		return nil
@@ -58,38 +42,57 @@ func (s *switchConn) goRaw() error {
 	if err != nil {
 		return err
 	}
-	var fd int
+	fd := -1
 	var derr error
-	if err := raw.Control(func(f uintptr) { fd, derr = syscall.Dup(int(f)) }); err != nil {
+	if err := raw.Control(func(f uintptr) {
+		fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
 		return err
 	}
 	if derr != nil {
 		return derr
 	}
-	syscall.CloseOnExec(fd)
-	s.Conn.Close() // the duplicate keeps the socket open
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
 		return err
 	}
+	s.Conn.Close() // the duplicate keeps the socket open
 	s.fd = fd
 	return nil
+}
+
+// readRaw reads what the socket holds; errWouldBlock when nothing, io.EOF
+// when the peer closed.
+func (s *switchConn) readRaw(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, err := unix.Read(s.fd, p)
+	switch {
+	case err == unix.EAGAIN:
+		return 0, errWouldBlock
+	case err != nil:
+		return 0, err
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// sendNoSignal writes with MSG_NOSIGNAL: a peer that went away gives EPIPE,
+// not a signal.
+func sendNoSignal(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return unix.SendmsgN(fd, p, nil, nil, unix.MSG_NOSIGNAL)
 }
 
 func (s *switchConn) Read(p []byte) (int, error) {
 	if s.fd < 0 {
 		return s.Conn.Read(p)
 	}
-	n, err := rawRead(s.fd, p)
-	switch {
-	case err == syscall.EAGAIN:
-		return 0, errWouldBlock
-	case err != nil:
-		return 0, err
-	case n == 0 && len(p) > 0:
-		return 0, io.EOF
-	}
-	return n, nil
+	return s.readRaw(p)
 }
 
 // Write writes everything, waiting for the socket when it is full: TLS
@@ -100,9 +103,9 @@ func (s *switchConn) Write(p []byte) (int, error) {
 	}
 	done := 0
 	for done < len(p) {
-		n, err := rawWrite(s.fd, p[done:])
+		n, err := sendNoSignal(s.fd, p[done:])
 		switch {
-		case err == syscall.EAGAIN:
+		case err == unix.EAGAIN:
 			if err := waitWritable(s.fd); err != nil {
 				return done, err
 			}
@@ -115,8 +118,20 @@ func (s *switchConn) Write(p []byte) (int, error) {
 	return done, nil
 }
 
+// waitWritable blocks until fd can be written, in poll(2): an ordinary
+// blocking system call, so the runtime runs other goroutines meanwhile.
+func waitWritable(fd int) error {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+	for {
+		_, err := unix.Poll(fds, -1)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 func (s *switchConn) Close() error {
-	if s.fd < 0 {
+	if s.fd == -1 {
 		return s.Conn.Close()
 	}
 	fd := s.fd
@@ -124,76 +139,28 @@ func (s *switchConn) Close() error {
 	if fd < 0 {
 		return nil
 	}
-	return syscall.Close(fd)
+	return unix.Close(fd)
 }
 
+// Deadlines only apply during setup: the loop never blocks on a read.
+
 func (s *switchConn) SetDeadline(t time.Time) error {
-	if s.fd >= 0 {
+	if s.fd != -1 {
 		return nil
 	}
 	return s.Conn.SetDeadline(t)
 }
 
 func (s *switchConn) SetReadDeadline(t time.Time) error {
-	if s.fd >= 0 {
+	if s.fd != -1 {
 		return nil
 	}
 	return s.Conn.SetReadDeadline(t)
 }
 
 func (s *switchConn) SetWriteDeadline(t time.Time) error {
-	if s.fd >= 0 {
+	if s.fd != -1 {
 		return nil
 	}
 	return s.Conn.SetWriteDeadline(t)
 }
-
-// waitWritable blocks until fd can be written.
-func waitWritable(fd int) error {
-	type pollfd struct {
-		fd             int32
-		events, revent int16
-	}
-	pfd := pollfd{fd: int32(fd), events: 0x4} // POLLOUT
-	for {
-		_, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, 1000)
-		if e == 0 || e != syscall.EINTR {
-			if e != 0 {
-				return e
-			}
-			return nil
-		}
-	}
-}
-
-// tlsTransport drives a TLS connection over a switched socket.
-type tlsTransport struct {
-	c  *tls.Conn
-	sw *switchConn
-}
-
-func (t *tlsTransport) fd() int { return t.sw.fd }
-
-// read decrypts what is available; a TLS connection may hold decrypted
-// data or whole records after a read, so callers drain it until errAgain.
-func (t *tlsTransport) read(p []byte) (int, error) {
-	n, err := t.c.Read(p)
-	switch {
-	case n > 0:
-		return n, nil
-	case err == errWouldBlock:
-		return 0, errAgain
-	case err == nil:
-		return 0, errAgain
-	}
-	return 0, err
-}
-
-func (t *tlsTransport) write(p []byte) (int, error) { return t.c.Write(p) }
-
-func (t *tlsTransport) close() error {
-	t.sw.Close()
-	return nil
-}
-
-func (t *tlsTransport) drains() bool { return true }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"syscall"
 	"time"
 
 	"github.com/gbench/gbench/engine/stats"
@@ -17,7 +16,7 @@ type thread struct {
 	cfg     *Config
 	prog    *script.Program
 	clients []*client
-	poll    *poller
+	poll    poller
 	timers  timerHeap
 	ready   []*client // clients to advance without waiting, in order
 	origin  time.Time
@@ -31,7 +30,6 @@ type thread struct {
 
 	block    *stats.Block
 	interval *stats.Txn // the current -P interval
-	nextTick int64
 	snap     snapshot
 	log      TxLog
 
@@ -81,7 +79,7 @@ func (t *thread) loop() {
 			break
 		}
 		t.answerSnapshot()
-		evs, err := t.poll.wait(t.timeout())
+		evs, err := t.poll.wait(t.deadline(), t.clock())
 		if err != nil {
 			t.err = fmt.Errorf("waiting for sockets: %w", err)
 			t.abortAll()
@@ -140,54 +138,39 @@ func (t *thread) step(c *client, now int64) {
 	}
 }
 
-// timeout returns how long the loop may wait: until the nearest timer or
-// progress tick, not at all when clients are ready, or forever.
-func (t *thread) timeout() time.Duration {
-	if len(t.ready) > 0 {
+// deadline returns until when the loop may wait, on the thread clock: the
+// nearest timer, 0 (now) when clients are ready, or -1 for no deadline.
+func (t *thread) deadline() int64 {
+	switch {
+	case len(t.ready) > 0:
 		return 0
+	case len(t.timers) > 0:
+		return t.timers[0].at
 	}
-	next := int64(-1)
-	if len(t.timers) > 0 {
-		next = t.timers[0].at
-	}
-	if t.nextTick > 0 && (next < 0 || t.nextTick < next) {
-		next = t.nextTick
-	}
-	if next < 0 {
-		return -1
-	}
-	d := time.Duration(next - t.clock())
-	if d < 0 {
-		return 0
-	}
-	return d
+	return -1
 }
 
-// dispatch handles one readiness event: input is read into the
-// connection's buffer, and the client advances if it waits for it.
-func (t *thread) dispatch(ev *syscall.EpollEvent, now int64) {
-	tok := eventToken(ev)
-	if tok == wakeToken {
-		t.poll.drainWake()
+// dispatch handles one readiness event: pending output is written, input
+// is read into the connection's buffer, and the client advances if it
+// waits for it.
+func (t *thread) dispatch(ev *event, now int64) {
+	c, k := t.connByToken(ev.tok)
+	if c.conns[k] == nil {
 		return
 	}
-	c := t.clients[tok>>1]
-	conn, kind := c.connByToken(tok)
-	if conn == nil {
-		return
-	}
-	if ev.Events&syscall.EPOLLOUT != 0 && conn.watchWrite {
+	conn := &c.conns[k].sconn
+	if ev.out && conn.watchWrite {
 		if done, _ := conn.flush(); done || conn.dead() {
 			conn.watchWrite = false
-			_ = t.poll.modify(conn.tr.fd(), conn.token, false)
+			_ = t.poll.watchWrite(conn.tr, conn.tok, false)
 		}
 	}
-	if ev.Events&(syscall.EPOLLIN|syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
+	if ev.in {
 		drains := conn.tr.drains()
 		for conn.fill(conn.need) && (drains || len(conn.pending()) < conn.need) {
 		}
 	}
-	if c.waitsFor(kind) {
+	if c.waitsFor(k) {
 		t.step(c, now)
 	}
 }
@@ -215,6 +198,15 @@ func (t *thread) wakeWaiting(now int64) {
 		}
 		t.step(c, now)
 	}
+}
+
+// waitsFor reports whether the client waits for input on connection k.
+func (c *client) waitsFor(k int) bool {
+	switch c.state {
+	case stWaitResult, stWaitPrepare, stWaitDiscard, stWaitRollback:
+		return c.wait&waitOn(k) != 0
+	}
+	return false
 }
 
 // abortAll stops every client after a fatal loop error.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gbench/gbench/engine"
@@ -91,6 +90,10 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		return nil, err
 	}
 	seed := randomSeed(env, o)
+	transport, err := engine.TransportFromEnv(env.Getenv)
+	if err != nil {
+		return nil, &usageError{msg: err.Error()}
+	}
 	cfg := &engine.Config{
 		Program: prog, Clients: o.clients, Threads: min(o.jobs, o.clients),
 		Transactions: int64(o.transactions), Duration: time.Duration(o.duration) * time.Second,
@@ -98,7 +101,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		MaxTries: o.maxTries, Connect: o.connect, Progress: time.Duration(o.progress) * time.Second,
 		PerCommand: o.perCommand, ExitOnAbort: o.exitOnAbort, VerboseErrors: o.verboseErrors,
 		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr, Stdout: shellStdout(env, o),
-		SamplingRate: o.samplingRate,
+		SamplingRate: o.samplingRate, Transport: transport,
 	}
 	if cfg.Transactions == 0 && cfg.Duration == 0 {
 		cfg.Transactions = 10
@@ -234,26 +237,6 @@ func connsPerClient(p *script.Program) int {
 		n++
 	}
 	return max(n, 1)
-}
-
-// checkFileLimit makes sure enough file descriptors are allowed, raising
-// the soft limit when needed, as pgbench does.
-func checkFileLimit(conns int) error {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return usagef("getrlimit failed: %v", err)
-	}
-	need := uint64(conns + 16)
-	if lim.Max < need {
-		return usagef("need at least %d open files, but system limit is %d\ngbench: hint: Reduce number of clients, or use limit/ulimit to increase the system limit.", need, lim.Max)
-	}
-	if lim.Cur < need {
-		lim.Cur = need
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return usagef("need at least %d open files, but couldn't raise the limit: %v", need, err)
-		}
-	}
-	return nil
 }
 
 // connectors configures the SQL and RESP connections the program needs.

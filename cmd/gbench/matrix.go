@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/matrix"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
@@ -224,6 +225,10 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 	if o.warmup == 0 {
 		cfg.Warmup = -1
 	}
+	var err error
+	if cfg.Transport, err = engine.TransportFromEnv(env.Getenv); err != nil {
+		return nil, usagef("%v", err)
+	}
 	for _, name := range o.paths {
 		for _, p := range workloads.Paths() {
 			if p.Name == name {
@@ -240,7 +245,6 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 		}
 	}
 	if o.pg != "" {
-		var err error
 		if cfg.PG, cfg.RESP, err = matrixServers(o.pg, o.resp); err != nil {
 			return nil, err
 		}

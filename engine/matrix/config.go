@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/workloads"
@@ -38,6 +39,8 @@ type Config struct {
 	// Threads (-j) of each sample, at most one per connection. Default
 	// DefaultThreads.
 	Threads int
+	// Transport drives the samples' sockets (engine.Config.Transport).
+	Transport engine.Transport
 	// RandomKeys reads distinct random keys from 1..items instead of the
 	// fixed keys 1..N of the reference.
 	RandomKeys bool

@@ -54,7 +54,7 @@ func (r *runner) engineConfig(p workloads.Path, keys, conns int, d time.Duration
 	}
 	cfg := &engine.Config{
 		Program: prog, Clients: conns, Threads: min(r.cfg.Threads, conns), Duration: d,
-		MaxTries: 1, Seed: seed, Scale: 1, HardStop: r.cfg.HardStop,
+		MaxTries: 1, Seed: seed, Scale: 1, HardStop: r.cfg.HardStop, Transport: r.cfg.Transport,
 	}
 	if p.SQL {
 		if w := newWarmSQL(r.cfg.PG, prog, keys); w != nil {

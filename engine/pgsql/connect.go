@@ -2,6 +2,7 @@ package pgsql
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -36,7 +37,28 @@ func ParseConfig(conninfo string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.AfterNetConnect = handshakeFirst(c.AfterNetConnect)
 	return &Config{pg: c}, nil
+}
+
+// handshakeFirst completes a TLS handshake as soon as the connection is
+// made, within the connect context. Left to crypto/tls, the handshake
+// would start inside pgconn's first write, and when that write is slow
+// (a loaded machine) pgconn starts a background reader whose read runs the
+// handshake instead, concurrently with the write: runs were seen stuck
+// there, the writer waiting for the handshake lock.
+func handshakeFirst(next func(context.Context, *pgconn.Config, net.Conn) (net.Conn, error)) func(context.Context, *pgconn.Config, net.Conn) (net.Conn, error) {
+	return func(ctx context.Context, cfg *pgconn.Config, c net.Conn) (net.Conn, error) {
+		if tc, ok := c.(*tls.Conn); ok {
+			if err := tc.HandshakeContext(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if next != nil {
+			return next(ctx, cfg, c)
+		}
+		return c, nil
+	}
 }
 
 // Database returns the database name the configuration connects to.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gbench/gbench/engine/driver"
 	"github.com/gbench/gbench/script"
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -41,9 +42,9 @@ func frame(in []byte) (typ byte, body []byte, size int, err error) {
 	return in[0], in[5:size], size, nil
 }
 
-// MessageSize returns the size of the message starting in, when its header
+// messageSize returns the size of the message starting in, when its header
 // is complete, so that a reader can make room for all of it at once.
-func MessageSize(in []byte) int {
+func messageSize(in []byte) int {
 	if len(in) < 5 {
 		return 5
 	}
@@ -108,13 +109,24 @@ const (
 	CodeDeadlockDetected     = "40P01"
 )
 
+// status classes the error as pgbench does: serialization and deadlock
+// failures may be retried, anything else aborts the client.
+func (e *Error) status() driver.Status {
+	switch e.Code {
+	case CodeSerializationFailure:
+		return driver.Serialization
+	case CodeDeadlockDetected:
+		return driver.Deadlock
+	}
+	return driver.Error
+}
+
 // decoder tracks the reply to the request being received.
 type decoder struct {
 	tx      byte
 	results int
 	err     *Error
-	copy    bool
-	copyIn  bool // COPY FROM STDIN started: the server waits for CopyFail
+	copy    bool // the server started a COPY
 
 	parsed bool // a ParseComplete came
 
@@ -166,8 +178,10 @@ func (d *decoder) message(typ byte, body []byte, cmd *script.Command, vars *scri
 		d.tx = body[0]
 		return true, nil
 	case 'G', 'H', 'W':
+		// The reply ends here: the client aborts and closes the
+		// connection, which ends the COPY on the server.
 		d.copy = true
-		d.copyIn = d.copyIn || typ == 'G'
+		return true, nil
 	case 'N', 'S', 'A':
 		d.async(typ, body, notice)
 	}
@@ -219,22 +233,41 @@ func (d *decoder) endResult(cmd *script.Command, vars *script.Vars) {
 }
 
 // finish completes the request's reply and resets the decoder.
-func (d *decoder) finish(cmd *script.Command, vars *script.Vars, r *Reply) {
-	*r = Reply{Err: d.err, Results: d.results, Copy: d.copy, Store: d.store}
+func (d *decoder) finish(cmd *script.Command, vars *script.Vars, r *driver.Reply) {
+	*r = driver.Reply{}
+	store := d.store
 	switch {
-	case d.err != nil || d.copy || cmd == nil:
+	case d.copy:
+		r.Status, r.Err = driver.Unsupported, errCopy
+		store = nil
+	case d.err != nil:
+		r.Status, r.Err, r.Query = d.err.status(), d.err, d.err.Index
+		store = nil
+	case cmd == nil:
+	case store != nil:
 	case d.results == 0:
-		r.Store = errors.New("no results")
+		store = errNoResults
 	case cmd.GSet == script.GSet && !d.lastTuples:
-		r.Store = fmt.Errorf("query %d: expected one row, got 0", d.results-1)
+		store = fmt.Errorf("query %d: expected one row, got 0", d.results-1)
 	case cmd.GSet == script.GSet && d.lastRows != 1:
-		r.Store = fmt.Errorf("query %d: expected one row, got %d", d.results-1, d.lastRows)
+		store = fmt.Errorf("query %d: expected one row, got %d", d.results-1, d.lastRows)
 	case cmd.GSet == script.GSet:
-		r.Store = d.storeRow(cmd, vars)
+		store = d.storeRow(cmd, vars)
 	}
-	d.results, d.err, d.copy, d.copyIn, d.store, d.parsed = 0, nil, false, false, nil, false
+	if store != nil {
+		r.Status, r.Err = driver.Unstored, store
+		if se, ok := store.(*StoreError); ok {
+			r.Note = se.Reason()
+		}
+	}
+	d.results, d.err, d.copy, d.store, d.parsed = 0, nil, false, nil, false
 	d.tuples, d.rows, d.lastTuples, d.lastRows = false, 0, false, 0
 }
+
+var (
+	errCopy      = errors.New("COPY is not supported in gbench, aborting")
+	errNoResults = errors.New("no results")
+)
 
 // storeRow stores the last row into variables named prefix + column name.
 // A NULL is stored as an empty string, as pgbench does.

@@ -1,15 +1,19 @@
 package pgsql
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/gbench/gbench/engine/driver"
 	"github.com/gbench/gbench/script"
-	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // Session is the protocol state of one PostgreSQL connection that is driven
-// without blocking: it appends requests to an output buffer and decodes
-// replies from an input buffer, and does no I/O itself. A request is
-// everything up to a Sync (or a simple Query); its reply ends with
-// ReadyForQuery. Requests may be queued ahead of their replies (pipelining).
+// without blocking: the engine's driver.Driver for SQL commands. It appends
+// requests to an output buffer and decodes replies from an input buffer,
+// and does no I/O itself. A request is everything up to a Sync (or a simple
+// Query); its reply ends with ReadyForQuery. Requests may be queued ahead of
+// their replies (pipelining).
 //
 // A Session belongs to one client and one connection; it is not safe for
 // concurrent use. It allocates nothing in steady state.
@@ -20,8 +24,9 @@ type Session struct {
 	tx       byte
 	pipeline bool
 
-	queue []*script.Command // one entry per pending request; nil: no results to store
+	queue []request // one entry per pending request
 	head  int
+	need  int
 
 	enc encoder
 	dec decoder
@@ -30,6 +35,21 @@ type Session struct {
 	Notice func(severity, message string)
 }
 
+// request is a request whose reply is awaited: cmd is nil for the
+// session's own requests (Sync, Prepare, Rollback), which store nothing.
+type request struct {
+	cmd *script.Command
+	tag int
+}
+
+var (
+	_ driver.Driver        = (*Session)(nil)
+	_ driver.Pipeliner     = (*Session)(nil)
+	_ driver.Preparer      = (*Session)(nil)
+	_ driver.Transactional = (*Session)(nil)
+	_ driver.Describer     = (*Session)(nil)
+)
+
 // NewSession returns the session of a freshly connected server connection
 // for a program with numSQL SQL commands. txStatus is the status of the
 // connection's last ReadyForQuery ('I' after connecting).
@@ -37,45 +57,54 @@ func NewSession(mode script.Mode, numSQL int, txStatus byte) *Session {
 	return &Session{mode: mode, prepared: make([]bool, numSQL), parsing: make([]bool, numSQL), tx: txStatus}
 }
 
+// Name is "SQL", as pgbench's messages name SQL commands.
+func (s *Session) Name() string { return "SQL" }
+
 // TxStatus returns the transaction status of the last ReadyForQuery: 'I'
 // idle, 'T' in a transaction block, 'E' in a failed transaction block.
 func (s *Session) TxStatus() byte { return s.tx }
 
-// InPipeline reports whether the session is in pipeline mode.
-func (s *Session) InPipeline() bool { return s.pipeline }
-
-// SetPipeline enters or leaves pipeline mode. In pipeline mode Query does
-// not end requests with a Sync; Sync does.
-func (s *Session) SetPipeline(on bool) { s.pipeline = on }
+// InTransaction reports whether the last ReadyForQuery left a transaction
+// block open.
+func (s *Session) InTransaction() bool { return s.tx != 'I' }
 
 // Pending returns the number of requests whose reply has not been decoded.
 func (s *Session) Pending() int { return len(s.queue) - s.head }
 
-func (s *Session) push(cmd *script.Command) {
+// Need returns the size of the message the last Decode stopped in.
+func (s *Session) Need() int { return s.need }
+
+func (s *Session) push(cmd *script.Command, tag int) {
 	if s.head == len(s.queue) {
 		s.queue, s.head = s.queue[:0], 0
 	}
-	s.queue = append(s.queue, cmd)
+	s.queue = append(s.queue, request{cmd: cmd, tag: tag})
 }
 
-func (s *Session) pop() *script.Command {
-	cmd := s.queue[s.head]
-	s.queue[s.head] = nil
+func (s *Session) pop() request {
+	r := s.queue[s.head]
+	s.queue[s.head] = request{}
 	s.head++
-	return cmd
+	return r
 }
 
-// Query appends the request for an SQL command in the session's query mode,
-// substituting or binding the client's variables; in prepared mode a
+// Encode appends the request for an SQL command in the session's query
+// mode, substituting or binding the client's variables; in prepared mode a
 // statement not yet prepared on this connection is parsed first, in the
-// same request. Outside pipeline mode the request ends with a Sync.
-func (s *Session) Query(out []byte, cmd *script.Command, vars *script.Vars) []byte {
+// same request. Outside pipeline mode the request ends with a Sync; inside,
+// the command joins the group the next Sync ends, and \gset or \aset is
+// refused as pgbench refuses it.
+func (s *Session) Encode(out []byte, cmd *script.Command, tag int, vars *script.Vars) ([]byte, error) {
+	if s.pipeline && cmd.GSet != script.NoGSet {
+		name := cmd.GSetName()
+		return out, &driver.CommandError{What: name, Msg: "\\" + name + " is not allowed in pipeline mode"}
+	}
 	q := cmd.SQL
 	switch s.mode {
 	case script.Simple:
 		out = s.enc.simple(out, q, vars)
-		s.push(cmd)
-		return out
+		s.push(cmd, tag)
+		return out, nil
 	case script.Prepared:
 		if !s.prepared[q.ID] {
 			out = s.enc.parse(out, q.PrepName, q, vars)
@@ -92,12 +121,41 @@ func (s *Session) Query(out []byte, cmd *script.Command, vars *script.Vars) []by
 	}
 	out = s.enc.execute(out)
 	if s.pipeline {
-		return out
+		return out, nil
 	}
-	out = s.enc.sync(out)
-	s.push(cmd)
-	return out
+	s.push(cmd, tag)
+	return s.enc.sync(out), nil
 }
+
+// Describe appends what --debug shows of an SQL command: the query with
+// variables substituted (simple), the query (extended) or the prepared
+// statement's name, as pgbench does.
+func (s *Session) Describe(dst []byte, cmd *script.Command, vars *script.Vars) []byte {
+	switch s.mode {
+	case script.Simple:
+		return cmd.SQL.AppendSimple(dst, vars)
+	case script.Extended:
+		return append(dst, cmd.SQL.Query...)
+	}
+	return append(dst, cmd.SQL.PrepName...)
+}
+
+// StartPipeline enters pipeline mode; the simple query protocol cannot
+// pipeline, as in pgbench.
+func (s *Session) StartPipeline(block []*script.Command) error {
+	if s.mode == script.Simple {
+		for _, c := range block {
+			if c.Kind == script.CmdSQL {
+				return errors.New("cannot use pipeline mode with the simple query protocol")
+			}
+		}
+	}
+	s.pipeline = true
+	return nil
+}
+
+// EndPipeline leaves pipeline mode.
+func (s *Session) EndPipeline() { s.pipeline = false }
 
 // Prepare appends a request that prepares, in prepared mode, those SQL
 // commands among cmds not yet prepared on this connection, like pgbench does
@@ -117,45 +175,34 @@ func (s *Session) Prepare(out []byte, cmds []*script.Command, vars *script.Vars)
 		return out, false
 	}
 	out = s.enc.sync(out)
-	s.push(nil)
+	s.push(nil, -1)
 	return out, true
 }
 
-// Sync appends a Sync, which ends a pipeline request.
+// Sync appends a Sync, which ends a group of pipelined commands.
 func (s *Session) Sync(out []byte) []byte {
-	s.push(nil)
+	s.push(nil, -1)
 	return s.enc.sync(out)
 }
 
 // Rollback appends a ROLLBACK request.
 func (s *Session) Rollback(out []byte) []byte {
-	s.push(nil)
+	s.push(nil, -1)
 	return s.enc.query(out, "ROLLBACK")
 }
 
-// Reply is the outcome of one request.
-type Reply struct {
-	// Err is the first error the server reported, nil if none.
-	Err *Error
-	// Results counts statement results (CommandComplete, EmptyQueryResponse).
-	Results int
-	// Store is set when \gset or \aset could not store results; the client
-	// must abort, as pgbench does.
-	Store error
-	// Copy is set when the server started a COPY, which scripts cannot do.
-	Copy bool
-}
-
-// Receive decodes replies from in and reports how many bytes it consumed
-// and whether a request completed, in which case r holds its reply and the
-// bytes after it are left for the next call. Results of a command with
-// \gset or \aset are stored into vars. A non-nil error means the stream is
-// broken and the connection must be closed.
-func (s *Session) Receive(in []byte, vars *script.Vars, r *Reply) (n int, done bool, err error) {
+// Decode decodes replies from in: see driver.Driver. A reply ends at
+// ReadyForQuery, or at the start of a COPY, which scripts cannot do (the
+// client aborts and closes the connection, as pgbench does).
+func (s *Session) Decode(in []byte, vars *script.Vars, r *driver.Reply) (n int, done bool, err error) {
 	for {
 		typ, body, size, err := frame(in[n:])
-		if err != nil || size == 0 {
+		if err != nil {
 			return n, false, err
+		}
+		if size == 0 {
+			s.need = messageSize(in[n:])
+			return n, false, nil
 		}
 		n += size
 		if s.Pending() == 0 {
@@ -165,26 +212,40 @@ func (s *Session) Receive(in []byte, vars *script.Vars, r *Reply) (n int, done b
 			}
 			return n, false, protocolErrorf("unexpected message %q with no request pending", typ)
 		}
-		cmd := s.queue[s.head]
-		fin, err := s.dec.message(typ, body, cmd, vars, s.Notice)
+		req := s.queue[s.head]
+		fin, err := s.dec.message(typ, body, req.cmd, vars, s.Notice)
 		if err != nil {
 			return n, false, err
 		}
 		if fin {
 			s.tx = s.dec.tx
 			s.pop()
-			parseFailed := s.parseFailed(cmd)
-			s.dec.finish(cmd, vars, r)
-			switch {
-			case r.Err != nil && cmd != nil && cmd.Kind == script.CmdSQL:
-				s.explain(r.Err, cmd.SQL, vars, parseFailed)
-			case r.Err != nil:
-				// A pipeline's request: each of its statements is a
-				// query of its own, as pgbench counts them.
-				r.Err.Index = 0
-			}
+			s.finish(req, vars, r)
+			s.need = 0
 			return n, true, nil
 		}
+	}
+}
+
+// finish completes the reply to req. An SQL command's error learns what
+// pgbench's libpq knows (see explain); a statement whose Parse failed does
+// not exist, and running it is what aborts the client, as in pgbench.
+func (s *Session) finish(req request, vars *script.Vars, r *driver.Reply) {
+	parseFailed := s.parseFailed(req.cmd)
+	if e := s.dec.err; e != nil {
+		if req.cmd != nil && req.cmd.Kind == script.CmdSQL {
+			s.explain(e, req.cmd.SQL, vars, parseFailed)
+		} else {
+			// A pipeline's request: each of its statements is a query of
+			// its own, as pgbench counts them.
+			e.Index = 0
+		}
+	}
+	s.dec.finish(req.cmd, vars, r)
+	r.Tag = req.tag
+	if e, ok := r.Err.(*Error); ok && e.Unprepared != "" {
+		r.Status, r.Note = driver.Error, e.Error()
+		r.Err = fmt.Errorf("prepared statement \"%s\" does not exist", e.Unprepared)
 	}
 }
 
@@ -218,16 +279,4 @@ func (s *Session) parseFailed(cmd *script.Command) bool {
 	}
 	s.prepared[cmd.SQL.ID] = false
 	return true
-}
-
-// NeedCopyFail reports whether the server started a COPY FROM STDIN and
-// waits for data; the caller must send CopyFail to end it.
-func (s *Session) NeedCopyFail() bool { return s.dec.copyIn }
-
-// CopyFail appends the message that ends a COPY FROM STDIN.
-func (s *Session) CopyFail(out []byte) []byte {
-	s.dec.copyIn = false
-	m := pgproto3.CopyFail{Message: "COPY is not supported in gbench scripts"}
-	out, _ = m.Encode(out)
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // procRoot is where the proc file system is mounted.
@@ -36,28 +35,6 @@ type OS struct {
 // ThisMachine describes the machine gbench runs on.
 func ThisMachine() Machine {
 	return Machine{CPUModel: CPUModel(), Cores: runtime.NumCPU(), OS: Uname(), Load: LoadAverage()}
-}
-
-// Uname returns the kernel's name, release, version and machine.
-func Uname() OS {
-	var u syscall.Utsname
-	if err := syscall.Uname(&u); err != nil {
-		return OS{Sysname: runtime.GOOS, Machine: runtime.GOARCH}
-	}
-	return OS{Sysname: utsString(u.Sysname[:]), Release: utsString(u.Release[:]),
-		Version: utsString(u.Version[:]), Machine: utsString(u.Machine[:])}
-}
-
-// utsString converts a NUL-terminated utsname field.
-func utsString[T int8 | uint8](f []T) string {
-	b := make([]byte, 0, len(f))
-	for _, c := range f {
-		if c == 0 {
-			break
-		}
-		b = append(b, byte(c))
-	}
-	return string(b)
 }
 
 // CPUModel is the first "model name" of /proc/cpuinfo, or "" elsewhere.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -162,17 +161,4 @@ func or[T comparable](v, def T) T {
 		return def
 	}
 	return v
-}
-
-// defaultBaseDir picks /dev/shm when it is usable, else os.TempDir().
-func defaultBaseDir() string {
-	const shm = "/dev/shm"
-	var st syscall.Statfs_t
-	if syscall.Access(shm, 2|1) != nil || syscall.Statfs(shm, &st) != nil {
-		return os.TempDir()
-	}
-	if uint64(st.Bavail)*uint64(st.Bsize) < minShmFree {
-		return os.TempDir()
-	}
-	return shm
 }

@@ -76,7 +76,7 @@ func (p *proc) signal(sig syscall.Signal) error {
 	if p.done() {
 		return nil
 	}
-	err := p.cmd.Process.Signal(sig)
+	err := signalProcess(p.cmd.Process, sig)
 	if err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("sandbox: cannot signal %s (pid %d): %w", p.name, p.pid(), err)
 	}
@@ -110,7 +110,7 @@ func (p *proc) stop(timeout time.Duration, sigs ...syscall.Signal) error {
 // kill sends SIGKILL to the child's process group while the child is alive.
 func (p *proc) kill() {
 	if !p.done() {
-		_ = syscall.Kill(-p.pid(), syscall.SIGKILL) // ESRCH only means it is gone
+		killGroup(p.pid())
 	}
 }
 
@@ -138,7 +138,7 @@ func (p *proc) drain(d time.Duration) {
 		return
 	}
 	deadline := time.Now().Add(d)
-	for syscall.Kill(-p.pid(), 0) == nil && time.Now().Before(deadline) {
+	for groupAlive(p.pid()) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // dirPrefix starts the name of every sandbox directory.
@@ -75,7 +74,7 @@ func readPID(path string) (int, bool) {
 // but belongs to someone else; a zombie (Linux /proc state Z) has finished
 // and only waits for a parent that may never reap it.
 func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+	if !processExists(pid) {
 		return false
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

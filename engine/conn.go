@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gbench/gbench/engine/driver"
+)
+
+// conn is a client's connection for one protocol: a transport with its
+// buffers, and the driver that encodes into them and decodes from them.
+// The optional abilities are looked up once.
+type conn struct {
+	sconn
+	d     driver.Driver
+	pipe  driver.Pipeliner     // nil when pipelined commands are answered one by one
+	prep  driver.Preparer      // nil when nothing is prepared before a pipeline
+	tx    driver.Transactional // nil when the server keeps no transaction
+	desc  driver.Describer
+	reply driver.Reply
+}
+
+func newConn(tr transport, d driver.Driver) *conn {
+	c := &conn{sconn: sconn{tr: tr}, d: d}
+	c.pipe, _ = d.(driver.Pipeliner)
+	c.prep, _ = d.(driver.Preparer)
+	c.tx, _ = d.(driver.Transactional)
+	c.desc, _ = d.(driver.Describer)
+	return c
+}
+
+// connToken is the poller token of a client's connection k.
+func (t *thread) connToken(index, k int) token {
+	return token(index*len(t.run.protos) + k)
+}
+
+// connByToken returns the client and the index of the connection an
+// event is about.
+func (t *thread) connByToken(tok token) (*client, int) {
+	n := len(t.run.protos)
+	return t.clients[int(tok)/n], int(tok) % n
+}
+
+// watchWrite asks the poller for writability while output is pending.
+func (t *thread) watchWrite(s *sconn) {
+	if s.outOff < len(s.out) && !s.watchWrite && !s.dead() {
+		s.watchWrite = true
+		_ = t.poll.watchWrite(s.tr, s.tok, true)
+	}
+}
+
+// dropConn unregisters and closes a connection.
+func (t *thread) dropConn(s *sconn) {
+	t.poll.remove(s.tr)
+	_ = s.tr.close()
+}
+
+// openConns opens a client's connections, one per protocol. It may block;
+// it registers nothing.
+func (r *run) openConns(ctx context.Context) ([]*conn, error) {
+	conns := make([]*conn, len(r.protos))
+	for k, p := range r.protos {
+		nc, d, err := p.open(ctx, r.net.dial)
+		if err == nil {
+			var tr transport
+			if tr, err = r.net.take(nc); err == nil {
+				conns[k] = newConn(tr, d)
+				continue
+			}
+			nc.Close()
+		}
+		for _, c := range conns[:k] {
+			_ = c.tr.close()
+		}
+		return nil, err
+	}
+	return conns, nil
+}
+
+// install gives a client its connections and registers them.
+func (t *thread) install(c *client, conns []*conn) error {
+	copy(c.conns, conns)
+	for k, cn := range conns {
+		cn.tok = t.connToken(c.index, k)
+		if err := t.poll.add(cn.tr, cn.tok); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// connectClient connects a client under -C, blocking the thread as pgbench
+// does.
+func (t *thread) connectClient(c *client) error {
+	conns, err := t.run.openConns(t.run.ctx)
+	if err != nil {
+		return fmt.Errorf("connection for client %d failed: %w", c.id, err)
+	}
+	return t.install(c, conns)
+}

@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// epollNet drives connections the way pgbench does: each thread's loop
+// reads and writes non-blocking sockets itself and waits for all of them
+// with one epoll set. Sockets are dialed as switchConns, ordinary Go
+// connections during the drivers' setup, and switched to raw non-blocking
+// use on a duplicate of their descriptor when the engine takes them over
+// (under TLS too: crypto/tls then runs on top of the switched socket).
+type epollNet struct{}
+
+func epollNetwork() (network, error) { return epollNet{}, nil }
+
+func (epollNet) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &switchConn{Conn: c, fd: -1}, nil
+}
+
+func (epollNet) take(c net.Conn) (transport, error) {
+	switch v := c.(type) {
+	case *switchConn:
+		if err := v.goRaw(); err != nil {
+			return nil, err
+		}
+		return &fdTransport{sw: v}, nil
+	case *tls.Conn:
+		if sw, ok := v.NetConn().(*switchConn); ok {
+			if err := sw.goRaw(); err != nil {
+				return nil, err
+			}
+			return &tlsTransport{c: v, sw: sw}, nil
+		}
+	}
+	return nil, fmt.Errorf("the epoll transport cannot drive a %T connection that it did not dial", c)
+}
+
+func (epollNet) newPoller(conns int) (poller, error) { return newEpoller(conns) }
+
+// lockThread is true: a loop is one OS thread, as a pgbench thread is.
+func (epollNet) lockThread() bool { return true }
+
+// fdTransport is a non-blocking socket.
+type fdTransport struct{ sw *switchConn }
+
+func (t *fdTransport) drains() bool { return false }
+
+func (t *fdTransport) read(p []byte) (int, error) {
+	n, err := t.sw.readRaw(p)
+	if err == errWouldBlock {
+		return 0, errAgain
+	}
+	return n, err
+}
+
+func (t *fdTransport) write(p []byte) (int, error) {
+	n, err := sendNoSignal(t.sw.fd, p)
+	if err == unix.EAGAIN {
+		return 0, errAgain
+	}
+	return n, err
+}
+
+func (t *fdTransport) close() error { return t.sw.Close() }
+
+// tlsTransport drives a TLS connection over a switched socket.
+type tlsTransport struct {
+	c  *tls.Conn
+	sw *switchConn
+}
+
+// read decrypts what is available; a TLS connection may hold decrypted
+// data or whole records after a read, so callers drain it until errAgain.
+func (t *tlsTransport) read(p []byte) (int, error) {
+	n, err := t.c.Read(p)
+	switch {
+	case n > 0:
+		return n, nil
+	case err == errWouldBlock, err == nil:
+		return 0, errAgain
+	}
+	return 0, err
+}
+
+// write writes whole TLS records: the switched socket waits for room.
+func (t *tlsTransport) write(p []byte) (int, error) { return t.c.Write(p) }
+
+func (t *tlsTransport) close() error { return t.sw.Close() }
+
+func (t *tlsTransport) drains() bool { return true }
+
+// sockFD returns the socket a transport reads.
+func sockFD(tr transport) int {
+	switch t := tr.(type) {
+	case *fdTransport:
+		return t.sw.fd
+	case *tlsTransport:
+		return t.sw.fd
+	}
+	return -1
+}
+
+// epoller waits with epoll. Connections are registered level-triggered;
+// every readable socket is drained into its buffer, so a socket nobody
+// waits on does not wake the loop twice. An eventfd carries wake-ups, and
+// a timerfd the deadline, to the nanosecond.
+type epoller struct {
+	epfd   int
+	wakeFD int
+	timeFD int
+	armed  int64 // the deadline timeFD is set for; -1 when none
+	raw    []unix.EpollEvent
+	events []event
+}
+
+// Reserved tokens: client connections use small ones.
+const (
+	wakeToken  = token(^uint32(0))
+	timerToken = wakeToken - 1
+)
+
+func newEpoller(conns int) (_ *epoller, err error) {
+	p := &epoller{epfd: -1, wakeFD: -1, timeFD: -1, armed: -1,
+		raw: make([]unix.EpollEvent, conns+2), events: make([]event, 0, conns+2)}
+	defer func() {
+		if err != nil {
+			p.close()
+		}
+	}()
+	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return nil, err
+	}
+	if p.wakeFD, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+		return nil, err
+	}
+	if p.timeFD, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
+		return nil, err
+	}
+	if err = p.ctl(unix.EPOLL_CTL_ADD, p.wakeFD, wakeToken, unix.EPOLLIN); err != nil {
+		return nil, err
+	}
+	// Edge-triggered: each expiry is reported once, and arming the timer
+	// again resets it, so it is never read.
+	if err = p.ctl(unix.EPOLL_CTL_ADD, p.timeFD, timerToken, unix.EPOLLIN|unix.EPOLLET); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *epoller) ctl(op, fd int, tok token, events uint32) error {
+	ev := unix.EpollEvent{Events: events, Fd: int32(tok)}
+	return unix.EpollCtl(p.epfd, op, fd, &ev)
+}
+
+const readEvents = unix.EPOLLIN | unix.EPOLLRDHUP
+
+func (p *epoller) add(tr transport, tok token) error {
+	return p.ctl(unix.EPOLL_CTL_ADD, sockFD(tr), tok, readEvents)
+}
+
+func (p *epoller) remove(tr transport) {
+	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, sockFD(tr), nil)
+}
+
+func (p *epoller) watchWrite(tr transport, tok token, on bool) error {
+	events := uint32(readEvents)
+	if on {
+		events |= unix.EPOLLOUT
+	}
+	return p.ctl(unix.EPOLL_CTL_MOD, sockFD(tr), tok, events)
+}
+
+// wait is epoll_pwait through unix.EpollWait, an ordinary blocking system
+// call: the runtime knows the thread is in the kernel, so a garbage
+// collection or a preemption request never waits for it, and other
+// goroutines (signals, progress) run on the other Ps.
+func (p *epoller) wait(deadline, now int64) ([]event, error) {
+	ms := -1
+	switch {
+	case deadline >= 0 && deadline <= now:
+		ms = 0
+	case deadline >= 0 && deadline != p.armed:
+		if err := p.arm(time.Duration(deadline - now)); err != nil {
+			return nil, err
+		}
+		p.armed = deadline
+	}
+	n, err := unix.EpollWait(p.epfd, p.raw, ms)
+	if err == unix.EINTR {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.events = p.events[:0]
+	for i := range p.raw[:n] {
+		ev := &p.raw[i]
+		switch tok := token(ev.Fd); tok {
+		case wakeToken:
+			p.drainWake()
+		case timerToken:
+			p.armed = -1
+		default:
+			p.events = append(p.events, event{
+				tok: tok,
+				in:  ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0,
+				out: ev.Events&unix.EPOLLOUT != 0,
+			})
+		}
+	}
+	return p.events, nil
+}
+
+// arm sets the timer to expire after d.
+func (p *epoller) arm(d time.Duration) error {
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(max(d, 1)))}
+	return unix.TimerfdSettime(p.timeFD, 0, &spec, nil)
+}
+
+func (p *epoller) wake() {
+	b := [8]byte{1}
+	_, _ = unix.Write(p.wakeFD, b[:])
+}
+
+func (p *epoller) drainWake() {
+	var b [8]byte
+	_, _ = unix.Read(p.wakeFD, b[:])
+}
+
+func (p *epoller) close() {
+	for _, fd := range []int{p.timeFD, p.wakeFD, p.epfd} {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+	}
+}

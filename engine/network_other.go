@@ -1,0 +1,10 @@
+//go:build !linux
+
+package engine
+
+import "errors"
+
+// epollNetwork is Linux's: elsewhere only the portable transport runs.
+func epollNetwork() (network, error) {
+	return nil, errors.New("the epoll transport is only available on Linux")
+}

@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// portableNetwork drives connections through Go's own network poller, on
+// every platform. Each connection has a reader goroutine that blocks in
+// Read and appends what arrives to a buffer, then sends the connection's
+// token to its thread's loop over a channel; the loop copies the buffer
+// out without blocking. Writes go straight from the loop: a full socket
+// parks the loop's goroutine in Go's poller until the server reads, while
+// the reader goroutine keeps draining the server's replies, so a pipeline
+// of any size cannot deadlock. The loop waits in a select on the channel,
+// a timer and a wake-up channel.
+type portableNetwork struct{}
+
+func (portableNetwork) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}
+
+func (portableNetwork) take(c net.Conn) (transport, error) {
+	return &goConn{c: c, done: make(chan struct{})}, nil
+}
+
+func (portableNetwork) newPoller(conns int) (poller, error) {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &chanPoller{
+		// Each live connection has at most one token in flight; a closed
+		// one stops sending (see goConn.notify).
+		ready:  make(chan token, conns+1),
+		wakeCh: make(chan struct{}, 1),
+		timer:  t,
+		armed:  -1,
+	}, nil
+}
+
+// lockThread is false: a loop that waits on channels is best left to Go's
+// scheduler.
+func (portableNetwork) lockThread() bool { return false }
+
+// goConn is a connection read by its own goroutine.
+type goConn struct {
+	c net.Conn
+
+	mu  sync.Mutex
+	buf []byte // received, not yet taken by the loop
+	err error  // the reader stopped on this error
+
+	// notified is set while a token is in flight, so that each connection
+	// has at most one in the channel.
+	notified atomic.Bool
+	ready    chan<- token
+	tok      token
+	done     chan struct{} // closed by close: the reader must not send
+	closed   bool
+}
+
+// start runs the reader; input is announced on ready.
+func (g *goConn) start(ready chan<- token, tok token) {
+	g.ready, g.tok = ready, tok
+	go g.readLoop()
+}
+
+func (g *goConn) readLoop() {
+	b := make([]byte, minReadSpace)
+	for {
+		n, err := g.c.Read(b)
+		g.mu.Lock()
+		g.buf = append(g.buf, b[:n]...)
+		if err != nil {
+			g.err = err
+		}
+		g.mu.Unlock()
+		g.notify()
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (g *goConn) notify() {
+	if g.notified.Swap(true) {
+		return
+	}
+	select {
+	case g.ready <- g.tok:
+	case <-g.done:
+	}
+}
+
+// read takes what the reader has buffered. The flag is cleared before the
+// buffer is looked at: input appended after that sends a new token.
+func (g *goConn) read(p []byte) (int, error) {
+	g.notified.Store(false)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.buf) == 0 {
+		if g.err != nil {
+			return 0, g.err
+		}
+		return 0, errAgain
+	}
+	n := copy(p, g.buf)
+	g.buf = g.buf[:copy(g.buf, g.buf[n:])]
+	return n, nil
+}
+
+// write sends all of p, parking the goroutine while the socket is full.
+func (g *goConn) write(p []byte) (int, error) { return g.c.Write(p) }
+
+func (g *goConn) close() error {
+	if g.closed {
+		return nil
+	}
+	g.closed = true
+	close(g.done)
+	return g.c.Close()
+}
+
+func (g *goConn) drains() bool { return true }
+
+// chanPoller waits for the tokens of connections with input.
+type chanPoller struct {
+	ready  chan token
+	wakeCh chan struct{}
+	timer  *time.Timer
+	armed  int64 // the deadline the timer is set for, -1 when stopped
+	events []event
+}
+
+var errNotPortable = errors.New("the portable transport cannot drive this connection")
+
+func (p *chanPoller) add(tr transport, tok token) error {
+	g, ok := tr.(*goConn)
+	if !ok {
+		return errNotPortable
+	}
+	g.start(p.ready, tok)
+	return nil
+}
+
+func (p *chanPoller) remove(transport) {}
+
+// watchWrite has nothing to do: writes complete before they return.
+func (p *chanPoller) watchWrite(transport, token, bool) error { return nil }
+
+func (p *chanPoller) wait(deadline, now int64) ([]event, error) {
+	p.events = p.events[:0]
+	switch {
+	case deadline >= 0 && deadline <= now:
+		select {
+		case tok := <-p.ready:
+			p.push(tok)
+		case <-p.wakeCh:
+		default:
+		}
+	case deadline < 0:
+		select {
+		case tok := <-p.ready:
+			p.push(tok)
+		case <-p.wakeCh:
+		}
+	default:
+		if deadline != p.armed {
+			p.timer.Reset(time.Duration(deadline - now))
+			p.armed = deadline
+		}
+		select {
+		case tok := <-p.ready:
+			p.push(tok)
+		case <-p.wakeCh:
+		case <-p.timer.C:
+			p.armed = -1
+		}
+	}
+	for len(p.events) < cap(p.ready) {
+		select {
+		case tok := <-p.ready:
+			p.push(tok)
+		default:
+			return p.events, nil
+		}
+	}
+	return p.events, nil
+}
+
+func (p *chanPoller) push(tok token) {
+	p.events = append(p.events, event{tok: tok, in: true})
+}
+
+func (p *chanPoller) wake() {
+	select {
+	case p.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+func (p *chanPoller) close() { p.timer.Stop() }
