@@ -91,6 +91,16 @@ func (c *Config) Connect(ctx context.Context, dial DialFunc) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	// pgconn starts a background reader when a write takes over 15 ms (to
+	// avoid a write/read deadlock) and may return from ConnectConfig with
+	// that goroutine still blocked in a read of the socket. Taken over as
+	// it is, the connection's next reply would go to that goroutine and be
+	// lost: the warm-up of gbench matrix waited for it until its deadline.
+	// SyncConn waits for the reader to stop (with a ping when it must).
+	if err := pc.SyncConn(ctx); err != nil {
+		pc.Close(ctx)
+		return nil, fmt.Errorf("taking over the connection: %w", err)
+	}
 	h, err := pc.Hijack()
 	if err != nil {
 		pc.Close(ctx)
