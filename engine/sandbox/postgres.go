@@ -41,7 +41,7 @@ func (s *Sandbox) initdb(ctx context.Context, bin string, acct account) error {
 	logPath := filepath.Join(s.dir, "initdb.log")
 	cmd := exec.Command(bin, "-D", s.pgData(), "-A", "trust", "-U", pgSuperuser,
 		"-E", "UTF8", "--locale=C", "--no-sync")
-	p, err := s.spawn("initdb", cmd, logPath, acct, syscall.SIGKILL)
+	p, err := s.spawn("initdb", cmd, logPath, acct, syscall.SIGKILL, nil)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Sandbox) launchPostgres(ctx context.Context, bin string, acct account) 
 	}
 	s.pgPort = port
 	logPath := filepath.Join(s.dir, "postgres.log")
-	p, err := s.spawn("postgres", exec.Command(bin, s.postgresArgs()...), logPath, acct, syscall.SIGQUIT)
+	p, cg, err := s.spawnServer("postgres", func() *exec.Cmd { return exec.Command(bin, s.postgresArgs()...) }, logPath, acct, syscall.SIGQUIT)
 	if err != nil {
 		return err
 	}
@@ -84,16 +84,16 @@ func (s *Sandbox) launchPostgres(ctx context.Context, bin string, acct account) 
 	if err != nil {
 		// SIGQUIT, not SIGKILL: the postmaster then removes its shared
 		// memory segments, which live outside the sandbox in /dev/shm.
-		return errors.Join(err, p.stop(stopTimeout, syscall.SIGQUIT))
+		return errors.Join(err, p.stop(stopTimeout, syscall.SIGQUIT), cg.remove())
 	}
-	s.pg = p
+	s.pg, s.pgCgroup = p, cg
 	s.logf("postgres %s (pid %d) on 127.0.0.1:%d, database %q", s.pgVersion, p.pid(), port, s.opts.Database)
 	return writePID(s.dir, postgresPIDFile, p.pid())
 }
 
 // spawn starts cmd in the sandbox directory as acct, output written to a
 // fresh logPath, with deathSig sent to it if gbench dies.
-func (s *Sandbox) spawn(name string, cmd *exec.Cmd, logPath string, acct account, deathSig syscall.Signal) (*proc, error) {
+func (s *Sandbox) spawn(name string, cmd *exec.Cmd, logPath string, acct account, deathSig syscall.Signal, cg *cgroup) (*proc, error) {
 	logf, err := s.openLog(filepath.Base(logPath))
 	if err != nil {
 		return nil, err
@@ -102,6 +102,9 @@ func (s *Sandbox) spawn(name string, cmd *exec.Cmd, logPath string, acct account
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = sysProcAttr(acct.cred, deathSig)
+	if cg != nil {
+		cg.apply(cmd.SysProcAttr)
+	}
 	return start(name, cmd)
 }
 

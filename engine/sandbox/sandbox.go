@@ -19,14 +19,19 @@ type Sandbox struct {
 	opts Options
 
 	pg         *proc
+	pgCgroup   *cgroup
 	pgPort     int
 	pgVersion  string
 	pgSettings []Setting
 
 	redis         *proc
+	redisCgroup   *cgroup
 	redisPort     int
 	redisVersion  string
 	redisSettings []Setting
+
+	// cgroupNote says why a server runs without a cgroup of its own.
+	cgroupNote string
 
 	stopWatch func() bool // stops the ctx watcher set up by Start
 	closeOnce sync.Once
@@ -83,6 +88,7 @@ func Start(ctx context.Context, o Options) (*Sandbox, error) {
 func newSandbox(o Options) (*Sandbox, error) {
 	base := or(o.BaseDir, defaultBaseDir())
 	sweep(base, o.Log)
+	sweepCgroups(base, o.Log)
 	dir, err := os.MkdirTemp(base, dirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: cannot create a directory in %s: %w", base, err)
@@ -133,13 +139,14 @@ func (s *Sandbox) Close() error {
 func (s *Sandbox) teardown() error {
 	errRedis := s.redis.stop(stopTimeout, syscall.SIGTERM)
 	errPG := s.pg.stop(stopTimeout, syscall.SIGINT, syscall.SIGQUIT) // fast, then immediate shutdown
+	errCg := errors.Join(s.redisCgroup.remove(), s.pgCgroup.remove())
 	errRm := os.RemoveAll(s.dir)
 	if errRm != nil {
 		errRm = fmt.Errorf("sandbox: %w", errRm)
 	} else {
 		s.logf("removed %s", s.dir)
 	}
-	return errors.Join(errRedis, errPG, errRm)
+	return errors.Join(errRedis, errPG, errCg, errRm)
 }
 
 // Done returns a channel closed once the sandbox is closed, by Close or by
