@@ -104,6 +104,7 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 		code = fail(env, err)
 	} else {
 		cfg.PostgresPID, cfg.Sandbox, cfg.Load = sb.PostgresPID(), true, true
+		cfg.PostgresCgroup, cfg.RedisCgroup = sb.PostgresCgroup(), sb.RedisCgroup()
 		res, err := matrix.Run(ctx, cfg)
 		code = finishMatrix(env, o, res, err)
 	}

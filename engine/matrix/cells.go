@@ -26,6 +26,8 @@ type Cell struct {
 	// samples that measured it; ServerCPU says whether any did.
 	ServerUsPerReq float64
 	ServerCPU      bool
+	// ServerSamples is how many samples measured the server's CPU.
+	ServerSamples int
 	// MemoryBytes is the median server memory over the samples that
 	// measured it, of kind MemoryKind ("" when none did).
 	MemoryBytes float64
@@ -87,7 +89,7 @@ func cell(path string, keys, conns int, samples []*Sample) Cell {
 	c.MeanUs, c.P50Us, c.P90Us = Median(mean), Median(p50), Median(p90)
 	c.P99Us, c.P999Us, c.MaxUs = Median(p99), Median(p999), Median(mx)
 	c.ClientUsPerReq = Median(client)
-	c.ServerCPU = len(server) > 0
+	c.ServerCPU, c.ServerSamples = len(server) > 0, len(server)
 	c.ServerUsPerReq = Median(server)
 	c.MemoryBytes = Median(mem)
 	return c

@@ -20,6 +20,10 @@ const (
 	DefaultThreads  = 2
 	// DefaultWarmup is the length of the warm-up run of each path.
 	DefaultWarmup = time.Second
+	// DefaultRetries is how many times a failed sample is tried again.
+	DefaultRetries = 2
+	// DefaultRetryWait is the pause before the first retry.
+	DefaultRetryWait = time.Second
 )
 
 // Config is a matrix run: what to measure and on which servers. Run reads
@@ -54,6 +58,13 @@ type Config struct {
 	// Warmup is the warm-up run of each path. Default DefaultWarmup; a
 	// negative value skips the warm-up.
 	Warmup time.Duration
+	// Retries is how many more times a failed sample is tried (a server
+	// restart, a dropped connection), each failure recorded in the
+	// sample's Retries. Default DefaultRetries; negative for none.
+	Retries int
+	// RetryWait is the pause before the first retry, doubled before each
+	// next one. Default DefaultRetryWait.
+	RetryWait time.Duration
 
 	// PG reaches the run's PostgreSQL database and RESP its Redis.
 	PG   *pgsql.Config
@@ -62,6 +73,11 @@ type Config struct {
 	// (a sandbox); 0 makes Run look for it, which works when the server
 	// runs on this machine.
 	PostgresPID int
+	// PostgresCgroup and RedisCgroup are cgroup v2 directories holding
+	// every process of each server (a sandbox's): their CPU time is then
+	// read from there, whole and to the microsecond. "" reads PostgreSQL's
+	// from /proc and Redis's from INFO.
+	PostgresCgroup, RedisCgroup string
 	// Sandbox says that the servers are throwaway ones gbench started and
 	// nothing else uses: after each sample Run waits for every new backend
 	// to be reaped, rather than for gbench's to leave pg_stat_activity.
@@ -101,6 +117,8 @@ func (c Config) withDefaults() (Config, error) {
 	c.Duration = or(c.Duration, DefaultDuration)
 	c.Threads = or(c.Threads, DefaultThreads)
 	c.Warmup = or(c.Warmup, DefaultWarmup)
+	c.Retries = max(or(c.Retries, DefaultRetries), 0)
+	c.RetryWait = or(c.RetryWait, DefaultRetryWait)
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -151,7 +169,7 @@ func (c *Config) plan() Plan {
 		Keys: slices.Clone(c.Keys), Connections: slices.Clone(c.Connections),
 		Repeats: c.Repeats, DurationS: c.Duration.Seconds(), Threads: c.Threads,
 		RandomKeys: c.RandomKeys, Seed: c.Seed, Items: c.Data.Items, ValueSize: c.Data.ValueSize,
-		Loaded: c.Load, WarmupS: max(c.Warmup, 0).Seconds(),
+		Loaded: c.Load, WarmupS: max(c.Warmup, 0).Seconds(), Retries: c.Retries,
 	}
 	for _, path := range c.Paths {
 		p.Paths = append(p.Paths, PlanPath{Name: path.Name, Mode: path.Mode.String(), Server: serverOf(path)})

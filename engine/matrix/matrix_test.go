@@ -190,13 +190,14 @@ type fakeProbe struct {
 	reads   int
 	counter int64
 	note    string
+	sigma   float64
 }
 
 func (f *fakeProbe) name() string     { return "fake" }
 func (f *fakeProbe) costNote() string { return f.note }
 func (f *fakeProbe) cpu() (cpuTime, error) {
 	f.reads++
-	return cpuTime{user: float64(f.reads)}, nil
+	return cpuTime{user: float64(f.reads), source: "fake", sigma: f.sigma}, nil
 }
 func (f *fakeProbe) memory() (*Memory, error) { return &Memory{Bytes: 42, Kind: "rss"}, nil }
 func (f *fakeProbe) counters(context.Context) (map[string]int64, error) {
@@ -213,20 +214,31 @@ func tick(elapsed time.Duration, n int64) engine.Progress {
 	return engine.Progress{Elapsed: elapsed, Txn: t}
 }
 
+// tickClock makes m's CPU reads happen at the elapsed time of the tick
+// being handled, as if each read took no time.
+func tickClock(m *measure) func(engine.Progress) {
+	origin := time.Unix(1e9, 0)
+	return func(p engine.Progress) {
+		m.now = func() time.Time { return origin.Add(p.Elapsed) }
+		m.onProgress(p)
+	}
+}
+
 func TestMeasureSteadyWindow(t *testing.T) {
 	pr := newProber()
 	defer pr.stop()
 	f := &fakeProbe{}
 	m := newMeasure(f, pr, 5*time.Second)
-	m.begin(context.Background()) // read 1
+	m.begin(context.Background())
+	on := tickClock(m)
 	for i, n := range []int64{10, 100, 100, 100, 100} {
-		m.onProgress(tick(time.Duration(i+1)*time.Second, n)) // reads 2..5; the 5 s tick is too late
+		on(tick(time.Duration(i+1)*time.Second, n)) // reads 1..4; the 5 s tick is too late
 	}
-	s := m.end(context.Background(), 410)
-	// The window runs from the 1 s read (2) to the 4 s read (5): 3 s of CPU
+	s := m.end(context.Background())
+	// The window runs from the 1 s read (1) to the 4 s read (4): 3 s of CPU
 	// for the 300 requests served after the first tick.
-	if c := s.CPU; c == nil || c.Window != "steady" || c.Requests != 300 || c.UserS != 3 || c.WindowS != 3 || c.UsPerReq != 1e4 {
-		t.Errorf("cpu: %+v", s.CPU)
+	if c := s.CPU; c == nil || c.Window != "steady" || c.Source != "fake" || c.Requests != 300 || c.UserS != 3 || c.WindowS != 3 || c.UsPerReq != 1e4 {
+		t.Errorf("cpu: %+v (%s)", s.CPU, s.CPUNote)
 	}
 	if s.Memory == nil || s.Memory.Bytes != 42 {
 		t.Errorf("memory: %+v", s.Memory)
@@ -236,18 +248,44 @@ func TestMeasureSteadyWindow(t *testing.T) {
 	}
 }
 
-func TestMeasureWithoutTicksUsesTheWholeSample(t *testing.T) {
-	pr := newProber()
-	defer pr.stop()
-	f := &fakeProbe{}
-	m := newMeasure(f, pr, time.Second)
-	m.begin(context.Background())
-	s := m.end(context.Background(), 50)
-	if c := s.CPU; c == nil || c.Window != "sample" || c.Requests != 50 || c.UserS != 1 {
-		t.Errorf("cpu: %+v", s.CPU)
-	}
-	if len(s.Notes) != 2 {
-		t.Errorf("notes: %q, want one about the window and one about memory", s.Notes)
+// TestMeasureRefuses checks that a CPU figure that could be wrong is
+// absent, with the reason, rather than printed.
+func TestMeasureRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		ticks []time.Duration // elapsed time of each progress tick
+		reqs  int64           // requests per tick
+		sigma float64         // rounding of each read
+		want  string          // in the note
+	}{
+		// No tick came: nothing but the whole sample, set-up included.
+		{"no tick", nil, 10, 0, "fewer than two CPU reads"},
+		// One tick only: no window.
+		{"one tick", []time.Duration{time.Second}, 10, 0, "fewer than two CPU reads"},
+		// The ticks came late and close together (a loaded machine): the
+		// window is 0.1 s of a planned 3 s.
+		{"late ticks", []time.Duration{3900 * time.Millisecond, 4 * time.Second}, 10, 0, "steady window lasted 0.100 s"},
+		// Requests stalled: nothing to divide by.
+		{"no request", []time.Duration{time.Second, 4 * time.Second}, 0, 0, "no request completed"},
+		// 3 s of CPU read from a source rounded by ±0.1 s per read: 3σ is
+		// 0.42 s, 14% of the figure.
+		{"coarse source", []time.Duration{time.Second, 4 * time.Second}, 10, 0.1, "cannot be told within 5%"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr := newProber()
+			defer pr.stop()
+			f := &fakeProbe{sigma: tc.sigma}
+			m := newMeasure(f, pr, 5*time.Second)
+			m.begin(context.Background())
+			on := tickClock(m)
+			for _, e := range tc.ticks {
+				on(tick(e, tc.reqs))
+			}
+			s := m.end(context.Background())
+			if s.CPU != nil || !strings.Contains(s.CPUNote, tc.want) {
+				t.Errorf("cpu %+v, note %q; want none and a note with %q", s.CPU, s.CPUNote, tc.want)
+			}
+		})
 	}
 }
 
@@ -258,7 +296,7 @@ func TestMeasureUnmeasurableServer(t *testing.T) {
 	m := newMeasure(f, pr, time.Second)
 	m.begin(context.Background())
 	m.onProgress(tick(200*time.Millisecond, 5))
-	s := m.end(context.Background(), 5)
+	s := m.end(context.Background())
 	if s.CPU != nil || s.Memory != nil || f.reads != 0 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "far away") {
 		t.Errorf("server: %+v (%d reads)", s, f.reads)
 	}

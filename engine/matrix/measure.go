@@ -16,18 +16,16 @@ import (
 // down. With 5 ticks in 5 s that is the 3 s from 1 s to 4 s.
 const ticksPerSample = 5
 
-// measure follows one sample's server cost: counters and CPU before and
-// after the run, CPU and memory at the progress ticks during it.
+// measure follows one sample's server cost: counters before and after
+// the run, CPU and memory at the progress ticks during it.
 type measure struct {
 	p      probe
 	pr     *prober
 	dur    time.Duration
 	tick   time.Duration
+	now    func() time.Time // the clock of the CPU reads
 	notes  []string
 	before struct {
-		at       time.Time
-		cpu      cpuTime
-		cpuErr   error
 		counters map[string]int64
 	}
 	first, last *tickRead
@@ -38,14 +36,14 @@ type measure struct {
 	probeCPU    time.Duration // the probes' CPU time during the run
 }
 
-// tickRead is the server's CPU time at a tick.
+// tickRead is the server's CPU time at a tick, and when it was read.
 type tickRead struct {
-	elapsed time.Duration
-	cpu     cpuTime
+	at  time.Time
+	cpu cpuTime
 }
 
 func newMeasure(p probe, pr *prober, dur time.Duration) *measure {
-	return &measure{p: p, pr: pr, dur: dur, tick: dur / ticksPerSample}
+	return &measure{p: p, pr: pr, dur: dur, tick: dur / ticksPerSample, now: time.Now}
 }
 
 // begin reads the server's state before the sample.
@@ -54,10 +52,6 @@ func (m *measure) begin(ctx context.Context) {
 	var err error
 	if m.before.counters, err = m.p.counters(ctx); err != nil {
 		m.notef("counters not read: %v", err)
-	}
-	m.before.at = time.Now()
-	if m.p.costNote() == "" {
-		m.before.cpu, m.before.cpuErr = m.p.cpu()
 	}
 }
 
@@ -70,7 +64,9 @@ func (m *measure) onProgress(pr engine.Progress) {
 	m.pending += pr.Txn.Cnt + pr.Txn.Failures()
 	m.probeCPU += m.pr.do(func() {
 		if c, err := m.p.cpu(); err == nil {
-			m.readCPU(pr.Elapsed, c)
+			m.readCPU(m.now(), c)
+		} else if m.first != nil {
+			m.notef("a CPU read failed during the sample: %v", err)
 		}
 		if !m.memTried && pr.Elapsed >= m.dur/2 {
 			m.memTried = true
@@ -80,8 +76,8 @@ func (m *measure) onProgress(pr engine.Progress) {
 }
 
 // readCPU records one tick's CPU time.
-func (m *measure) readCPU(elapsed time.Duration, c cpuTime) {
-	r := &tickRead{elapsed, c}
+func (m *measure) readCPU(at time.Time, c cpuTime) {
+	r := &tickRead{at, c}
 	if m.first == nil {
 		m.first, m.pending = r, 0
 		return
@@ -93,7 +89,7 @@ func (m *measure) readCPU(elapsed time.Duration, c cpuTime) {
 
 // end waits for the sample's connections to leave the server and returns
 // the server's cost; requests is the sample's total.
-func (m *measure) end(ctx context.Context, requests int64) *Server {
+func (m *measure) end(ctx context.Context) *Server {
 	if !m.p.settle(ctx) {
 		m.notef("the sample's connections were still open on the server %v after it ended", settleTimeout)
 	}
@@ -107,7 +103,7 @@ func (m *measure) end(ctx context.Context, requests int64) *Server {
 	if note := m.p.costNote(); note != "" {
 		m.notef("CPU and memory not measured: %s", note)
 	} else {
-		s.CPU = m.cpu(requests)
+		s.CPU, s.CPUNote = m.cpu()
 		if s.Memory == nil {
 			m.notef("memory not measured: the sample had no tick past its middle")
 		}
@@ -116,23 +112,46 @@ func (m *measure) end(ctx context.Context, requests int64) *Server {
 	return s
 }
 
-// cpu is the CPU time of the steady window, or of the whole sample when
-// there was no window (two ticks are needed).
-func (m *measure) cpu(requests int64) *CPU {
-	if m.first != nil && m.last != nil && m.windowReq > 0 {
-		return newCPU("steady", m.last.cpu, m.first.cpu, (m.last.elapsed - m.first.elapsed).Seconds(), m.windowReq)
+// cpu is the server's CPU time over the steady window, between the first
+// and the last CPU read at the sample's progress ticks; with the reason
+// instead when the window cannot give a figure that is right: too few
+// reads, a window too short (the ticks came late, on a loaded machine),
+// no request in it, or a CPU difference too small for the resolution of
+// its source. A refused figure is absent, never approximate.
+func (m *measure) cpu() (*CPU, string) {
+	if m.first == nil || m.last == nil {
+		return nil, "the sample's steady part had fewer than two CPU reads"
 	}
-	after, err := m.p.cpu()
-	if err != nil || m.before.cpuErr != nil || requests == 0 {
-		m.notef("CPU not measured: %v", firstErr(m.before.cpuErr, err))
-		return nil
+	secs := m.last.at.Sub(m.first.at).Seconds()
+	if need := m.minWindow().Seconds(); secs < need {
+		return nil, fmt.Sprintf("the steady window lasted %.3f s, less than the %.3f s needed (late progress ticks on a loaded machine?)", secs, need)
 	}
-	m.notef("CPU measured over the whole sample, connection set-up and tear-down included")
-	return newCPU("sample", after, m.before.cpu, time.Since(m.before.at).Seconds(), requests)
+	if m.windowReq <= 0 {
+		return nil, "no request completed in the steady window"
+	}
+	c := newCPU(m.last.cpu, m.first.cpu, secs, m.windowReq)
+	used := c.UserS + c.SysS
+	// Three standard deviations of the reads' rounding must stay within
+	// maxCPUError of the figure.
+	if unc := 3 * math.Hypot(m.first.cpu.sigma, m.last.cpu.sigma); used <= 0 || unc > maxCPUError*used {
+		return nil, fmt.Sprintf("%.3f s of CPU from %s cannot be told within %.0f%%: its reads are rounded by ±%.3f s (3σ)",
+			used, m.last.cpu.source, maxCPUError*100, unc)
+	}
+	return c, ""
 }
 
-func newCPU(window string, b, a cpuTime, secs float64, requests int64) *CPU {
-	c := &CPU{Window: window, WindowS: secs, Requests: requests, UserS: micro(b.user - a.user), SysS: micro(b.sys - a.sys)}
+// maxCPUError is the largest relative rounding error (at three standard
+// deviations) a server CPU figure may carry.
+const maxCPUError = 0.05
+
+// minWindow is the shortest steady window a CPU figure may come from: half
+// of the planned one (from the first to the next-to-last tick).
+func (m *measure) minWindow() time.Duration {
+	return m.tick * (ticksPerSample - 2) / 2
+}
+
+func newCPU(b, a cpuTime, secs float64, requests int64) *CPU {
+	c := &CPU{Window: "steady", Source: b.source, WindowS: micro(secs), Requests: requests, UserS: micro(b.user - a.user), SysS: micro(b.sys - a.sys)}
 	if requests > 0 {
 		c.UsPerReq = (c.UserS + c.SysS) * 1e6 / float64(requests)
 	}
@@ -145,15 +164,4 @@ func micro(s float64) float64 { return math.Round(s*1e6) / 1e6 }
 
 func (m *measure) notef(format string, args ...any) {
 	m.notes = append(m.notes, fmt.Sprintf(format, args...))
-}
-
-// firstErr returns the first error that is not nil, or one saying that no
-// request was served.
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return fmt.Errorf("no request was served")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -15,8 +16,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// cpuTime is a server's cumulative CPU time, in seconds.
-type cpuTime struct{ user, sys float64 }
+// cpuTime is a server's cumulative CPU time, in seconds, as read from
+// source; sigma is the standard deviation of the read's rounding error.
+type cpuTime struct {
+	user, sys float64
+	source    string
+	sigma     float64
+}
 
 // probe measures what samples cost one server. cpu and memory may run on
 // the prober thread during a sample; the other methods run between
@@ -42,7 +48,10 @@ const settleTimeout = 10 * time.Second
 // pgProbe measures PostgreSQL: the CPU time and memory of the postmaster
 // and all its children from /proc, and pg_stat_database.
 type pgProbe struct {
-	conn    *pgconn.PgConn
+	conn *pgconn.PgConn
+	// cgroup, when set, is a cgroup v2 directory holding every process of
+	// the server; its cpu.stat is read instead of /proc.
+	cgroup  string
 	pm      int    // the postmaster's pid; 0 when its processes are not visible
 	note    string // why pm is 0
 	appName string // the application_name of gbench's connections
@@ -56,11 +65,18 @@ func (p *pgProbe) name() string     { return "postgres" }
 func (p *pgProbe) costNote() string { return p.note }
 
 func (p *pgProbe) cpu() (cpuTime, error) {
+	if p.cgroup != "" {
+		return readCgroupCPU(p.cgroup)
+	}
 	if p.pm == 0 {
 		return cpuTime{}, errors.New(p.note)
 	}
-	t, _, err := readTreeCPU(p.pm)
-	return cpuTime{seconds(t.user), seconds(t.sys)}, err
+	t, live, err := readTreeCPU(p.pm)
+	// Each process's four times (its own and its reaped children's, user
+	// and system) are whole clock ticks, cut down: an error uniform over
+	// one tick each, whose variance is a tick squared over 12.
+	sigma := math.Sqrt(float64(4*(len(live)+1))/12) / clockTicks
+	return cpuTime{user: seconds(t.user), sys: seconds(t.sys), source: "/proc", sigma: sigma}, err
 }
 
 func (p *pgProbe) memory() (*Memory, error) {
@@ -170,13 +186,17 @@ func isLocal(host string) bool {
 // redisProbe measures Redis through INFO: CPU (the whole process), memory
 // and keyspace counters.
 type redisProbe struct {
-	rc *resp.Client
+	rc     *resp.Client
+	cgroup string // as pgProbe's
 }
 
 func (p *redisProbe) name() string     { return "redis" }
 func (p *redisProbe) costNote() string { return "" }
 
 func (p *redisProbe) cpu() (cpuTime, error) {
+	if p.cgroup != "" {
+		return readCgroupCPU(p.cgroup)
+	}
 	m, err := p.rc.Info("cpu")
 	if err != nil {
 		return cpuTime{}, err
@@ -186,7 +206,8 @@ func (p *redisProbe) cpu() (cpuTime, error) {
 	if !ok1 || !ok2 {
 		return cpuTime{}, errors.New("INFO cpu has no used_cpu_user and used_cpu_sys")
 	}
-	return cpuTime{user, sys}, nil
+	// INFO prints its getrusage times with six decimals.
+	return cpuTime{user: user, sys: sys, source: "INFO cpu", sigma: 2 * math.Sqrt(1.0/12) * 1e-6}, nil
 }
 
 func (p *redisProbe) memory() (*Memory, error) {

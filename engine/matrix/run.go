@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
@@ -107,8 +108,9 @@ func (r *runner) connect(ctx context.Context) error {
 	r.pg, r.redis = pg, redis
 	rc := resp.NewClient(redis)
 	rc.SetTimeout(redisTimeout)
-	r.redisProbe = &redisProbe{rc: rc}
-	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, appName: pg.ParameterStatus("application_name")}
+	r.redisProbe = &redisProbe{rc: rc, cgroup: r.cfg.RedisCgroup}
+	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, cgroup: r.cfg.PostgresCgroup,
+		appName: pg.ParameterStatus("application_name")}
 	return nil
 }
 
@@ -219,14 +221,24 @@ func (r *runner) describe(ctx context.Context) error {
 		r.pgProbe.pm, r.pgProbe.note = findPostmaster(ctx, r.pg, r.cfg.PG.Host())
 	}
 	env.Postgres.CostNote = r.pgProbe.note
+	env.Postgres.CPUSource, env.Redis.CPUSource = cpuSource(r.cfg.PostgresCgroup, "/proc"), cpuSource(r.cfg.RedisCgroup, "INFO cpu")
 	if _, _, err := readTreeCPU(r.pgProbe.pm); r.pgProbe.pm != 0 && err != nil {
 		r.pgProbe.pm, r.pgProbe.note = 0, fmt.Sprintf("cannot read the server's processes: %v", err)
 		env.Postgres.CostNote = r.pgProbe.note
+		env.Postgres.CPUSource, env.Redis.CPUSource = cpuSource(r.cfg.PostgresCgroup, "/proc"), cpuSource(r.cfg.RedisCgroup, "INFO cpu")
 	}
 	if note := env.Postgres.CostNote; note != "" {
 		r.logf("PostgreSQL's CPU and memory will not be measured: %s", note)
 	}
 	return nil
+}
+
+// cpuSource describes where a server's CPU time is read.
+func cpuSource(cgroup, otherwise string) string {
+	if cgroup != "" {
+		return "cgroup " + cgroup
+	}
+	return otherwise
 }
 
 // warmup reads every heap page of gbench.items once, then runs each path for
@@ -274,16 +286,17 @@ func (r *runner) warmup(ctx context.Context) error {
 // samples measures every sample of the plan, in the shuffled order.
 func (r *runner) samples(ctx context.Context) error {
 	slots := order(&r.cfg)
+	start := time.Now()
 	for i, sl := range slots {
 		if r.stopRequested(ctx) {
 			break
 		}
-		s := r.runSample(ctx, i, sl)
+		s := r.trySample(ctx, i, len(slots), sl)
 		r.res.Samples = append(r.res.Samples, s)
 		if s.Failed() {
 			r.res.FailedSamples++
 		}
-		r.report(i, len(slots), &s)
+		r.report(i, len(slots), &s, start)
 		if s.Interrupted {
 			r.res.Interrupted = true
 			break
@@ -320,9 +333,75 @@ func (r *runner) finish(planned int, err error) error {
 	return err
 }
 
-// report writes a sample's progress line.
-func (r *runner) report(i, n int, s *Sample) {
-	head := fmt.Sprintf("[%d/%d] %s keys=%d conns=%d repeat=%d", i+1, n, s.Path, s.Keys, s.Connections, s.Repeat)
+// trySample measures a sample, trying it again after a failure that may
+// pass (a server restart, a dropped connection) up to Config.Retries
+// times, with a pause that doubles each time. Every failed try is kept in
+// the sample's Retries; a Ctrl-C ends the tries.
+func (r *runner) trySample(ctx context.Context, i, n int, sl slot) Sample {
+	var tries []Try
+	wait := r.cfg.RetryWait
+	for {
+		s := r.runSample(ctx, i, sl)
+		s.Retries = tries
+		if !s.Failed() || s.Interrupted || len(tries) == r.cfg.Retries || r.stopRequested(ctx) {
+			return s
+		}
+		tries = append(tries, Try{Start: s.Start, Error: s.Error})
+		r.logf("[%d/%d] %s keys=%d conns=%d repeat=%d: try %d failed: %s; trying again in %v",
+			i+1, n, s.Path, s.Keys, s.Connections, s.Repeat, len(tries), s.Error, wait)
+		if !r.pause(ctx, wait) {
+			s.Retries = tries[:len(tries)-1]
+			return s
+		}
+		wait *= 2
+		r.reconnect(ctx)
+	}
+}
+
+// pause waits for d, or until Ctrl-C; it reports whether the wait ran out.
+func (r *runner) pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.cfg.Stop:
+	case <-ctx.Done():
+	}
+	r.res.Interrupted = true
+	return false
+}
+
+// reconnect opens the probe connections again when a fault took them
+// down (a restarted server closes every connection), so that the next
+// try's counters and settle work.
+func (r *runner) reconnect(ctx context.Context) {
+	if err := r.pg.Ping(ctx); err != nil {
+		if pg, err := r.cfg.PG.PgConn(ctx); err == nil {
+			r.pg.Close(context.Background())
+			r.pg, r.pgProbe.conn = pg, pg
+		}
+	}
+	if _, _, err := r.redisProbe.rc.Call("PING"); err != nil {
+		if conn, err := resp.Dial(ctx, r.cfg.RESP); err == nil {
+			r.redis.Close()
+			r.redis = conn
+			r.redisProbe.rc = resp.NewClient(conn)
+			r.redisProbe.rc.SetTimeout(redisTimeout)
+		}
+	}
+}
+
+// report writes a sample's progress line, with the time the run has taken
+// and an estimate of the time left from the samples so far.
+func (r *runner) report(i, n int, s *Sample, start time.Time) {
+	elapsed := time.Since(start)
+	left := time.Duration(float64(elapsed) / float64(i+1) * float64(n-i-1))
+	head := fmt.Sprintf("[%d/%d %s, ~%s left] %s keys=%d conns=%d repeat=%d", i+1, n,
+		elapsed.Round(time.Second), left.Round(time.Second), s.Path, s.Keys, s.Connections, s.Repeat)
+	if len(s.Retries) > 0 {
+		head += fmt.Sprintf(" (try %d)", len(s.Retries)+1)
+	}
 	switch {
 	case s.Failed():
 		r.logf("%s: FAILED: %s", head, s.Error)
@@ -330,8 +409,11 @@ func (r *runner) report(i, n int, s *Sample) {
 		r.logf("%s: interrupted", head)
 	default:
 		line := fmt.Sprintf("%s: %.0f req/s, p99 %.3f ms", head, s.ReqS, float64(s.Latency.P99Us)/1000)
-		if s.Server != nil && s.Server.CPU != nil {
+		switch {
+		case s.Server != nil && s.Server.CPU != nil:
 			line += fmt.Sprintf(", server %.1f us/req", s.Server.CPU.UsPerReq)
+		case s.Server != nil && s.Server.CPUNote != "":
+			line += ", server CPU — (" + s.Server.CPUNote + ")"
 		}
 		r.logf("%s", line)
 	}

@@ -89,12 +89,12 @@ func (r *runner) runSample(ctx context.Context, i int, sl slot) Sample {
 	res, err := engine.Run(ctx, cfg)
 	if err != nil {
 		s.Error = "could not run: " + err.Error()
-		s.Server = m.end(context.WithoutCancel(ctx), 0)
+		s.Server = m.end(context.WithoutCancel(ctx))
 		return s
 	}
 	fillSample(&s, res, m.probeCPU)
 	s.Error = sampleError(res, errOut.String())
-	s.Server = m.end(context.WithoutCancel(ctx), s.Requests+s.Failures)
+	s.Server = m.end(context.WithoutCancel(ctx))
 	s.Load1 = runenv.LoadAverage()[0]
 	return s
 }

@@ -57,6 +57,8 @@ type Plan struct {
 	// Loaded is set when the run loaded the dataset itself.
 	Loaded  bool    `json:"loaded"`
 	WarmupS float64 `json:"warmup_s"`
+	// Retries is how many more times a failed sample was to be tried.
+	Retries int `json:"retries"`
 }
 
 // PlanPath is one read path of the plan.
@@ -116,6 +118,15 @@ type Sample struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Error says why the sample failed; empty when it did not.
 	Error string `json:"error,omitempty"`
+	// Retries are the earlier tries of this sample that failed, oldest
+	// first; the sample's own figures are those of its last try.
+	Retries []Try `json:"retries,omitempty"`
+}
+
+// Try is a failed try of a sample that was then tried again.
+type Try struct {
+	Start time.Time `json:"start"`
+	Error string    `json:"error"`
 }
 
 // Failed reports whether the sample failed.
@@ -154,9 +165,12 @@ type Client struct {
 // not be measured is absent and Notes says why.
 type Server struct {
 	// Name is "postgres" or "redis".
-	Name   string  `json:"name"`
-	CPU    *CPU    `json:"cpu,omitempty"`
-	Memory *Memory `json:"memory,omitempty"`
+	Name string `json:"name"`
+	CPU  *CPU   `json:"cpu,omitempty"`
+	// CPUNote says why CPU is absent: the window was too short, the
+	// source too coarse for the figure, the server out of reach.
+	CPUNote string  `json:"cpu_note,omitempty"`
+	Memory  *Memory `json:"memory,omitempty"`
 	// Counters are deltas over the whole sample: pg_stat_database's
 	// xact_commit, xact_rollback, blks_hit, blks_read, tup_returned and
 	// tup_fetched for the run's database, or INFO stats' keyspace_hits,
@@ -165,12 +179,18 @@ type Server struct {
 	Notes    []string         `json:"notes,omitempty"`
 }
 
-// CPU is the server's CPU time over a window of the sample.
+// CPU is the server's CPU time over the steady window of the sample.
 type CPU struct {
-	// Window is "steady" (between the first and the last progress tick of
-	// the sample: connection set-up and tear-down excluded) or "sample"
-	// (the whole sample, set-up and tear-down of the connections included).
-	Window   string  `json:"window"`
+	// Window is "steady": between the first and the last CPU read at the
+	// sample's progress ticks, connection set-up and tear-down excluded.
+	// (Results of earlier gbench versions may say "sample": the whole
+	// sample, set-up and tear-down included.)
+	Window string `json:"window"`
+	// Source is where the CPU time was read: "cgroup" (the cgroup v2 of a
+	// server gbench started: every process, to the microsecond), "/proc"
+	// (the postmaster and its children, in clock ticks) or "INFO cpu"
+	// (Redis's own figure).
+	Source   string  `json:"source,omitempty"`
 	WindowS  float64 `json:"window_s"`
 	Requests int64   `json:"requests"`
 	UserS    float64 `json:"user_s"`
@@ -236,6 +256,9 @@ type Endpoint struct {
 	Settings []Setting `json:"settings"`
 	// CostNote says why the server's CPU and memory were not measured.
 	CostNote string `json:"cost_note,omitempty"`
+	// CPUSource says where the server's CPU time is read: "cgroup" and
+	// its directory, "/proc" (PostgreSQL's processes) or "INFO cpu" (Redis).
+	CPUSource string `json:"cpu_source,omitempty"`
 }
 
 // Setting is one server setting.

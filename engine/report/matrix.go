@@ -134,12 +134,19 @@ func (m *matrixDoc) endpoint(name string, e *matrix.Endpoint) {
 	m.printf("- %s %s (%s): %s\n", name, e.Version, where, strings.Join(set, ", "))
 	if e.CostNote != "" {
 		m.printf("  - CPU and memory not measured: %s\n", e.CostNote)
+	} else if e.CPUSource != "" {
+		m.printf("  - CPU time read from: %s\n", e.CPUSource)
 	}
 }
 
-// failures lists the failed and interrupted samples.
+// failures lists the failed and interrupted samples, and the samples
+// that needed more than one try, with each failed try's error.
 func (m *matrixDoc) failures() {
 	for _, s := range m.r.Samples {
+		for i, t := range s.Retries {
+			m.printf("- Retried sample: %s, %s, %d connections, repeat %d: try %d failed at %s: %s\n", s.Path, count(s.Keys, "key"),
+				s.Connections, s.Repeat, i+1, t.Start.Format(time.TimeOnly), t.Error)
+		}
 		switch {
 		case s.Failed():
 			m.printf("- Failed sample: %s, %s, %d connections, repeat %d: %s\n", s.Path, count(s.Keys, "key"), s.Connections, s.Repeat, s.Error)

@@ -120,7 +120,8 @@ func msText(c matrix.Cell, us float64) string {
 // the server's memory, at the highest connection count.
 func (m *matrixDoc) cost() {
 	m.printf("## Cost per request at %d connections\n\n", m.top)
-	m.printf("CPU time per request in microseconds: on the server (PostgreSQL: the postmaster and all its children, from /proc; Redis: INFO cpu), over the steady part of each sample, and in gbench itself. ")
+	m.printf("CPU time per request in microseconds: on the server (every process of the server: from its cgroup when gbench started it, else PostgreSQL's postmaster and all its children from /proc and Redis's INFO cpu), over the steady part of each sample, and in gbench itself. ")
+	m.printf("A server figure that could be wrong is not given: — marks a cell none of whose samples could be measured, with the reasons below the table. ")
 	m.printf("On a machine where client and server share the cores, the server's CPU per request says which path is cheaper whatever the client's speed. ")
 	m.printf("Memory is the server's in the middle of a sample: PostgreSQL's processes summed (PSS: shared memory counted once), Redis's used_memory.\n\n")
 	m.tableHead("keys | path", []string{"server CPU µs/req", "client CPU µs/req", "server memory"}, "---:")
@@ -131,11 +132,34 @@ func (m *matrixDoc) cost() {
 		}
 	}
 	m.printf("\n")
+	m.cpuNotes()
+}
+
+// cpuNotes lists, for the cells of the cost table, why samples have no
+// server CPU figure.
+func (m *matrixDoc) cpuNotes() {
+	n := 0
+	for _, s := range m.r.Samples {
+		if s.Connections != m.top || !s.Valid() || s.Server == nil || s.Server.CPU != nil || s.Server.CPUNote == "" {
+			continue
+		}
+		if n == 0 {
+			m.printf("Server CPU not measured:\n\n")
+		}
+		n++
+		m.printf("- %s, %s, repeat %d: %s\n", s.Path, count(s.Keys, "key"), s.Repeat, s.Server.CPUNote)
+	}
+	if n > 0 {
+		m.printf("\n")
+	}
 }
 
 func serverCPUText(c matrix.Cell) string {
-	if !c.ServerCPU {
+	switch {
+	case !c.ServerCPU:
 		return "—"
+	case c.ServerSamples < c.Samples:
+		return fmt.Sprintf("%s (%d of %d samples)", sig3(c.ServerUsPerReq), c.ServerSamples, c.Samples)
 	}
 	return sig3(c.ServerUsPerReq)
 }
