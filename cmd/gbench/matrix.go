@@ -42,6 +42,7 @@ type matrixOptions struct {
 	seed        uint64
 	data        workloads.Options
 	warmup      float64 // seconds
+	retries     int
 	pg, resp    string
 	load        bool
 	out         string
@@ -143,7 +144,7 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 	o := &matrixOptions{
 		paths: pathNamesOf(workloads.Paths()), keys: workloads.KeyCounts(), connections: workloads.Connections(),
 		repeats: matrix.DefaultRepeats, duration: matrix.DefaultDuration.Seconds(), threads: matrix.DefaultThreads,
-		warmup: matrix.DefaultWarmup.Seconds(), out: "matrix.json",
+		warmup: matrix.DefaultWarmup.Seconds(), retries: matrix.DefaultRetries, out: "matrix.json",
 	}
 	if err := o.fromEnv(env); err != nil {
 		return nil, nil, err
@@ -162,6 +163,7 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 	fs.Var(&intValue{p: &o.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
 	fs.Var(&intValue{p: &o.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value (default 128)")
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "seconds of warm-up of each path at the largest connection count; 0 for none")
+	fs.Var(&intValue{p: &o.retries, name: "--retries", min: 0, max: 100}, "retries", "more tries of a failed sample (a server restart, a dropped connection), each recorded")
 	fs.StringVar(&o.pg, "pg", "", "use the PostgreSQL database `CONNINFO` (or URI) instead of a sandbox; needs --resp")
 	fs.StringVar(&o.resp, "resp", "", "use the Redis at `URL` (redis://host:port/db) instead of a sandbox; needs --pg")
 	fs.BoolVar(&o.load, "load", false, "with --pg and --resp: load the dataset first, into the schema gbench and the keys gbench:* (it refuses to replace what gbench did not create)")
@@ -219,12 +221,15 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 		Keys: o.keys, Connections: o.connections, Repeats: o.repeats,
 		Duration: time.Duration(o.duration * float64(time.Second)), Threads: o.threads,
 		RandomKeys: o.randomKeys, Seed: o.seed, Data: o.data, Load: o.load,
-		Warmup: time.Duration(o.warmup * float64(time.Second)),
+		Warmup: time.Duration(o.warmup * float64(time.Second)), Retries: o.retries,
 		Gbench: version, Command: redactArgs(append([]string{"gbench", "matrix"}, args...)),
 		Progress: env.Stderr, Now: env.Now,
 	}
 	if o.warmup == 0 {
 		cfg.Warmup = -1
+	}
+	if o.retries == 0 {
+		cfg.Retries = -1
 	}
 	var err error
 	if cfg.Transport, err = engine.TransportFromEnv(env.Getenv); err != nil {
