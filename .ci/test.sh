@@ -23,9 +23,36 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 	apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
 
-export GBENCH_REQUIRE_SERVICES=1
+# Formatting and static checks. staticcheck comes from the Go module proxy,
+# at a fixed version.
+unformatted=$(gofmt -l .)
+[ -z "$unformatted" ] || { echo "gofmt would change:" >&2; echo "$unformatted" >&2; exit 1; }
 go vet ./...
-go test -count=1 -timeout 14m ./...
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+# Every platform gbench promises builds and vets (tests included).
+for target in linux/arm64 linux/386 linux/arm darwin/amd64 darwin/arm64 freebsd/amd64 windows/amd64; do
+	GOOS=${target%/*} GOARCH=${target#*/} go build ./...
+	GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+done
+
+export GBENCH_REQUIRE_SERVICES=1
+# The packages that run goroutines or event loops run under the race
+# detector (the engine's tests run over both transports); the rest without.
+race="./engine ./engine/matrix ./engine/series ./engine/sandbox ./engine/resp"
+go test -count=1 -timeout 14m $(go list ./... | grep -v -x -F "$(go list $race)")
+go test -race -count=1 -timeout 14m $race
+go test -count=1 -run 'AllocatesNothing' ./engine
+
+# The unit tests that need no server, for linux/arm64 under user-mode
+# emulation (Debian's qemu-user): the servers are pointed nowhere, so the
+# tests that need one skip.
+if ! command -v qemu-aarch64 >/dev/null 2>&1; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
+fi
+GOARCH=arm64 CGO_ENABLED=0 GBENCH_REQUIRE_SERVICES= GBENCH_TEST_PG="host=127.0.0.1 port=1 connect_timeout=1" \
+	GBENCH_TEST_REDIS="redis://127.0.0.1:1/0" \
+	go test -exec qemu-aarch64 -short -count=1 -timeout 10m ./script/... ./engine/driver ./engine/pgsql ./engine/resp ./engine/stats
 
 # Every fuzz target briefly, on top of its seed corpus (go test above already
 # ran each seed once): a regression of a known input fails here too.
