@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"io"
 )
 
 // sconn is one server connection of a client as the loop sees it: a
@@ -83,11 +82,3 @@ func (c *sconn) flush() (bool, error) {
 
 // dead reports whether the connection failed.
 func (c *sconn) dead() bool { return c.err != nil }
-
-// lost describes why a connection is unusable.
-func (c *sconn) lost() string {
-	if errors.Is(c.err, io.EOF) {
-		return "server closed the connection unexpectedly"
-	}
-	return c.err.Error()
-}
