@@ -3,6 +3,8 @@
 # starting the machine's services first when they are down.
 set -eu
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+step() { echo "== $(( $(date +%s) - start ))s: $*"; }
 
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
 redis_up() { redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; }
@@ -18,11 +20,13 @@ for i in $(seq 1 30); do pg_up && redis_up && break; sleep 1; done
 pg_up || { echo "PostgreSQL is not reachable at 127.0.0.1:5432" >&2; exit 1; }
 redis_up || { echo "Redis is not reachable at 127.0.0.1:6379" >&2; exit 1; }
 
+step services up
 # The series reports are checked in a real headless browser (Debian's chromium).
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
 	apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
 
+step chromium
 # Formatting and static checks. staticcheck comes from the Go module proxy,
 # at a fixed version.
 unformatted=$(gofmt -l .)
@@ -30,20 +34,25 @@ unformatted=$(gofmt -l .)
 go vet ./...
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
+step gofmt vet staticcheck
 # Every platform gbench promises builds and vets (tests included).
 for target in linux/arm64 linux/386 linux/arm darwin/amd64 darwin/arm64 freebsd/amd64 windows/amd64; do
 	GOOS=${target%/*} GOARCH=${target#*/} go build ./...
 	GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
 done
 
+step cross-builds
 export GBENCH_REQUIRE_SERVICES=1
 # The packages that run goroutines or event loops run under the race
 # detector (the engine's tests run over both transports); the rest without.
 race="./engine ./engine/matrix ./engine/series ./engine/sandbox ./engine/resp"
 go test -count=1 -timeout 14m $(go list ./... | grep -v -x -F "$(go list $race)")
+step tests
 go test -race -count=1 -timeout 14m $race
+step race tests
 go test -count=1 -run 'AllocatesNothing' ./engine
 
+step allocs
 # The unit tests that need no server, for linux/arm64 under user-mode
 # emulation (Debian's qemu-user): the servers are pointed nowhere, so the
 # tests that need one skip.
@@ -54,6 +63,8 @@ GOARCH=arm64 CGO_ENABLED=0 GBENCH_REQUIRE_SERVICES= GBENCH_TEST_PG="host=127.0.0
 	GBENCH_TEST_REDIS="redis://127.0.0.1:1/0" \
 	go test -exec qemu-aarch64 -short -count=1 -timeout 10m ./script/... ./engine/driver ./engine/pgsql ./engine/resp ./engine/stats
 
+step arm64 under qemu
 # Every fuzz target briefly, on top of its seed corpus (go test above already
 # ran each seed once): a regression of a known input fails here too.
 FUZZTIME=${FUZZ_CI_TIME:-2s} PARALLEL=${FUZZ_PARALLEL:-1} bench/fuzz.sh
+step fuzz

@@ -237,6 +237,7 @@ func canonicalArgs(o *options, fs *pflag.FlagSet) []string {
 func sameOptions(a, b *options) bool {
 	x, y := *a, *b
 	x.env, y.env = nil, nil
+	x.args, y.args = nil, nil // the command line as typed, recorded for the run's context
 	if !x.seedSet && !y.seedSet {
 		x.seed, y.seed = 0, 0
 	}
