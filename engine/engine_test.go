@@ -32,14 +32,14 @@ func testPG(t testing.TB, extra ...string) *pgsql.Config {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := cfg.PgConn(ctx)
+	c, err := cfg.Open(ctx)
 	if err != nil {
 		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
 			t.Fatalf("PostgreSQL is required: %v", err)
 		}
 		t.Skipf("PostgreSQL not reachable (%v); set GBENCH_TEST_PG", err)
 	}
-	c.Close(ctx)
+	c.Close()
 	return cfg
 }
 
@@ -48,20 +48,19 @@ func testPG(t testing.TB, extra ...string) *pgsql.Config {
 func exec(t testing.TB, cfg *pgsql.Config, sql string) string {
 	t.Helper()
 	ctx := context.Background()
-	c, err := cfg.PgConn(ctx)
+	c, err := cfg.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close(ctx)
-	res, err := c.Exec(ctx, sql).ReadAll()
+	defer c.Close()
+	rows, err := c.SimpleQuery(ctx, sql)
 	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
-	last := res[len(res)-1]
-	if len(last.Rows) == 0 {
+	if len(rows) == 0 {
 		return ""
 	}
-	return string(last.Rows[0][0])
+	return string(rows[0][0])
 }
 
 // syncBuffer is a goroutine-safe buffer for Stderr.

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // int8ArrayOID is PostgreSQL's type oid of int8[], the type of a list
@@ -66,7 +66,7 @@ type readPath struct {
 // caller keeps ownership of both connections; redis gets its deadline
 // cleared when Contract returns. After ctx ends during the check, close
 // both (see Load).
-func Contract(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
+func Contract(ctx context.Context, pg *pgsql.Client, redis net.Conn) error {
 	if pg == nil || redis == nil {
 		return errors.New("workloads: contract: needs both a PostgreSQL and a Redis connection")
 	}
@@ -98,15 +98,15 @@ func Contract(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
 
 // checkDataset makes sure items is loaded as Load leaves it and returns the
 // number of items.
-func checkDataset(ctx context.Context, pg *pgconn.PgConn) (int64, error) {
+func checkDataset(ctx context.Context, pg *pgsql.Client) (int64, error) {
 	const sql = `SELECT count(*) FILTER (WHERE id >= 1 AND v IS NOT NULL), max(id),
        count(*) FILTER (WHERE id IN (-1, -2) AND v IS NULL), count(*) FILTER (WHERE id = 0)
 FROM ` + ItemsTable
-	res, err := pg.Exec(ctx, sql).ReadAll()
+	rows, err := pg.SimpleQuery(ctx, sql)
 	if err != nil {
 		return 0, fmt.Errorf("workloads: contract: the dataset is not loaded (gbench workloads load loads it): %w", ctxErr(ctx, err))
 	}
-	row := res[0].Rows[0]
+	row := rows[0]
 	var v [4]int64
 	for i := range v {
 		v[i], _ = strconv.ParseInt(string(row[i]), 10, 64) // NULL max(id) reads as 0
@@ -179,13 +179,13 @@ func sameValue(a, b *string) bool {
 }
 
 // readAny runs sql-any's query and puts its rows in request order.
-func readAny(ctx context.Context, pg *pgconn.PgConn, keys []int64) ([]*string, error) {
-	res := pg.ExecParams(ctx, fmt.Sprintf(anyQuery, "$1"), [][]byte{arrayText(keys)}, []uint32{int8ArrayOID}, nil, nil).Read()
-	if res.Err != nil {
-		return nil, res.Err
+func readAny(ctx context.Context, pg *pgsql.Client, keys []int64) ([]*string, error) {
+	rows, err := pg.Query(ctx, fmt.Sprintf(anyQuery, "$1::bigint[]"), string(arrayText(keys)))
+	if err != nil {
+		return nil, err
 	}
-	byID := make(map[int64]*string, len(res.Rows))
-	for _, row := range res.Rows {
+	byID := make(map[int64]*string, len(rows))
+	for _, row := range rows {
 		id, err := strconv.ParseInt(string(row[0]), 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("id %q: %w", row[0], err)
@@ -208,20 +208,20 @@ func readAny(ctx context.Context, pg *pgconn.PgConn, keys []int64) ([]*string, e
 }
 
 // readMget runs sql-mget's query and decodes its JSON array.
-func readMget(ctx context.Context, pg *pgconn.PgConn, keys []int64) ([]*string, error) {
-	res := pg.ExecParams(ctx, fmt.Sprintf(mgetQuery, "$1"), [][]byte{arrayText(keys)}, []uint32{int8ArrayOID}, nil, nil).Read()
-	if res.Err != nil {
-		return nil, res.Err
+func readMget(ctx context.Context, pg *pgsql.Client, keys []int64) ([]*string, error) {
+	rows, err := pg.Query(ctx, fmt.Sprintf(mgetQuery, "$1::bigint[]"), string(arrayText(keys)))
+	if err != nil {
+		return nil, err
 	}
-	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
-		return nil, mismatchf("%d rows, want one row of one column", len(res.Rows))
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		return nil, mismatchf("%d rows, want one row of one column", len(rows))
 	}
-	if res.Rows[0][0] == nil {
+	if rows[0][0] == nil {
 		return nil, mismatchf("NULL, want a JSON array")
 	}
 	var out []*string
-	if err := json.Unmarshal(res.Rows[0][0], &out); err != nil || out == nil {
-		return nil, mismatchf("%.40q is not a JSON array of strings and nulls", res.Rows[0][0])
+	if err := json.Unmarshal(rows[0][0], &out); err != nil || out == nil {
+		return nil, mismatchf("%.40q is not a JSON array of strings and nulls", rows[0][0])
 	}
 	return out, nil
 }

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Defaults used when the matching Options field is zero.
@@ -80,7 +80,7 @@ func or(v, def int) int {
 }
 
 // Load is LoadLog without a log.
-func Load(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options) error {
+func Load(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options) error {
 	return LoadLog(ctx, pg, redis, o, nil)
 }
 
@@ -113,7 +113,7 @@ func Load(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options) err
 // object or a ctx that had already ended, a connection may be out of step
 // with its server (pgconn closes it when ctx ends during a query): close
 // both. A write error on log is returned after the load.
-func LoadLog(ctx context.Context, pg *pgconn.PgConn, redis net.Conn, o Options, log io.Writer) error {
+func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, log io.Writer) error {
 	o, err := o.withDefaults()
 	if err != nil {
 		return err
@@ -201,7 +201,7 @@ func (l *loadLog) step(server, line, name string, took *[]string, f func() error
 
 // loadPostgres creates the schema (fresh: it does not exist yet) and fills
 // the tables. It returns the steps' times.
-func loadPostgres(ctx context.Context, pg *pgconn.PgConn, o Options, fresh bool, lg *loadLog) (string, error) {
+func loadPostgres(ctx context.Context, pg *pgsql.Client, o Options, fresh bool, lg *loadLog) (string, error) {
 	schema, err := Text(DatasetFile)
 	if err != nil {
 		return "", err
@@ -222,8 +222,7 @@ func loadPostgres(ctx context.Context, pg *pgconn.PgConn, o Options, fresh bool,
 		{"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}, // alone: VACUUM refuses a transaction block
 	} {
 		err := lg.step("PostgreSQL", s.line, s.name, &took, func() error {
-			_, err := pg.Exec(ctx, s.sql).ReadAll()
-			return err
+			return pg.Exec(ctx, s.sql)
 		})
 		if err != nil {
 			return "", fmt.Errorf("workloads: loading PostgreSQL: %w", ctxErr(ctx, err))
@@ -321,7 +320,7 @@ func ctxErr(ctx context.Context, err error) error {
 // schema, in one transaction (an object of the user's that depends on one
 // of them makes it fail); in Redis (when redis is not nil) every key under
 // the dataset's prefixes, then MarkerKey.
-func Drop(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) error {
+func Drop(ctx context.Context, pg *pgsql.Client, redis net.Conn) error {
 	if _, err := Inspect(ctx, pg, redis); err != nil {
 		return err
 	}
@@ -333,7 +332,7 @@ DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int);
 DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int);
 DROP SCHEMA IF EXISTS %[1]s;
 COMMIT`, Schema)
-		if _, err := pg.Exec(ctx, sql).ReadAll(); err != nil {
+		if err := pg.Exec(ctx, sql); err != nil {
 			errs = append(errs, fmt.Errorf("workloads: dropping from PostgreSQL: %w", ctxErr(ctx, err)))
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // ErrForeign is wrapped by the error of Inspect, Load and Drop when a
@@ -42,7 +42,7 @@ type Existing struct {
 // returns one Existing per server, PostgreSQL first, or an error wrapping
 // ErrForeign that names what gbench did not create. The caller keeps
 // ownership of the connections (see Load).
-func Inspect(ctx context.Context, pg *pgconn.PgConn, redis net.Conn) ([]Existing, error) {
+func Inspect(ctx context.Context, pg *pgsql.Client, redis net.Conn) ([]Existing, error) {
 	var out []Existing
 	if pg != nil {
 		e, err := inspectPostgres(ctx, pg)
@@ -84,7 +84,7 @@ var datasetTables = []string{"items", "items_cache", "kv"}
 
 // inspectPostgres checks that the schema gbench, if it exists, is gbench's
 // and holds only gbench's objects, and lists them.
-func inspectPostgres(ctx context.Context, pg *pgconn.PgConn) (Existing, error) {
+func inspectPostgres(ctx context.Context, pg *pgsql.Client) (Existing, error) {
 	e := Existing{Server: "PostgreSQL"}
 	rows, err := query(ctx, pg, "SELECT coalesce(pg_catalog.obj_description(oid, 'pg_namespace'), '') FROM pg_catalog.pg_namespace WHERE nspname = '"+Schema+"'")
 	if err != nil || len(rows) == 0 {
@@ -121,7 +121,7 @@ func inspectPostgres(ctx context.Context, pg *pgconn.PgConn) (Existing, error) {
 }
 
 // countRows returns "table NAME (N rows)" for each table.
-func countRows(ctx context.Context, pg *pgconn.PgConn, tables []string) ([]string, error) {
+func countRows(ctx context.Context, pg *pgsql.Client, tables []string) ([]string, error) {
 	if len(tables) == 0 {
 		return nil, nil
 	}
@@ -141,12 +141,12 @@ func countRows(ctx context.Context, pg *pgconn.PgConn, tables []string) ([]strin
 }
 
 // query runs one statement and returns its rows.
-func query(ctx context.Context, pg *pgconn.PgConn, sql string) ([][][]byte, error) {
-	res, err := pg.Exec(ctx, sql).ReadAll()
+func query(ctx context.Context, pg *pgsql.Client, sql string) ([][][]byte, error) {
+	rows, err := pg.SimpleQuery(ctx, sql)
 	if err != nil {
 		return nil, fmt.Errorf("workloads: PostgreSQL: %w", ctxErr(ctx, err))
 	}
-	return res[len(res)-1].Rows, nil
+	return rows, nil
 }
 
 // Fields of MarkerKey.

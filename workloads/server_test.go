@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // testKeys keeps the kv part of the test dataset small.
@@ -29,29 +29,29 @@ func unreachable(t *testing.T, what string, err error) {
 // scratchPG connects to a new database on the GBENCH_TEST_PG server,
 // dropped when the test ends. The name carries the process id, so that
 // engineers running the suite at once do not collide.
-func scratchPG(t *testing.T) *pgconn.PgConn {
+func scratchPG(t *testing.T) *pgsql.Client {
 	t.Helper()
 	conninfo := os.Getenv("GBENCH_TEST_PG")
 	if conninfo == "" {
 		conninfo = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 	}
-	cfg, err := pgconn.ParseConfig(conninfo)
+	cfg, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
 		t.Fatalf("GBENCH_TEST_PG: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	admin, err := pgconn.ConnectConfig(ctx, cfg)
+	admin, err := cfg.Open(ctx)
 	if err != nil {
 		unreachable(t, "PostgreSQL (GBENCH_TEST_PG)", err)
 	}
 	db := fmt.Sprintf("gbench_workloads_%d", os.Getpid())
 	drop := "DROP DATABASE IF EXISTS " + db + " WITH (FORCE)"
-	if _, err := admin.Exec(ctx, drop+"; CREATE DATABASE "+db).ReadAll(); err != nil {
+	if err := admin.Exec(ctx, drop+"; CREATE DATABASE "+db); err != nil {
 		// CREATE DATABASE cannot run in the implicit transaction of a
 		// multi-statement query; run them one by one.
 		for _, sql := range []string{drop, "CREATE DATABASE " + db} {
-			if _, err := admin.Exec(ctx, sql).ReadAll(); err != nil {
+			if err := admin.Exec(ctx, sql); err != nil {
 				t.Fatalf("%s: %v", sql, err)
 			}
 		}
@@ -59,17 +59,16 @@ func scratchPG(t *testing.T) *pgconn.PgConn {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if _, err := admin.Exec(ctx, drop).ReadAll(); err != nil {
+		if err := admin.Exec(ctx, drop); err != nil {
 			t.Errorf("%s: %v", drop, err)
 		}
-		admin.Close(ctx)
+		admin.Close()
 	})
-	cfg.Database = db
-	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	conn, err := cfg.WithDatabase(db).Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
+	t.Cleanup(func() { conn.Close() })
 	return conn
 }
 
@@ -135,13 +134,13 @@ func redisCall(t *testing.T, c net.Conn, args ...string) {
 }
 
 // pgExec runs sql on pg and fails the test on an error.
-func pgExec(t *testing.T, pg *pgconn.PgConn, sql string) [][][]byte {
+func pgExec(t *testing.T, pg *pgsql.Client, sql string) [][][]byte {
 	t.Helper()
-	res, err := pg.Exec(context.Background(), sql).ReadAll()
+	rows, err := pg.SimpleQuery(context.Background(), sql)
 	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
-	return res[len(res)-1].Rows
+	return rows
 }
 
 // TestServers loads the dataset into the test servers, then checks Load,
@@ -197,7 +196,7 @@ func TestServers(t *testing.T) {
 }
 
 // checkLoaded checks the counts and the cold caches after a load.
-func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys int) {
+func checkLoaded(t *testing.T, pg *pgsql.Client, redis net.Conn, items, keys int) {
 	t.Helper()
 	row := pgExec(t, pg, `SELECT (SELECT count(*) FROM gbench.items WHERE v IS NOT NULL), (SELECT max(id) FROM gbench.items),
 	(SELECT count(*) FROM gbench.items WHERE v IS NULL), (SELECT count(*) FROM gbench.items_cache), (SELECT count(*) FROM gbench.kv),
@@ -219,7 +218,7 @@ func checkLoaded(t *testing.T, pg *pgconn.PgConn, redis net.Conn, items, keys in
 }
 
 // checkValues checks that Value, item_value and the Redis values agree.
-func checkValues(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+func checkValues(t *testing.T, pg *pgsql.Client, redis net.Conn) {
 	for _, size := range []int{1, 5, 128, 1000} {
 		rows := pgExec(t, pg, fmt.Sprintf("SELECT id, gbench.item_value(id, %d) FROM unnest('{1,9,4096,-1,123456789}'::int8[]) id", size))
 		for _, r := range rows {
@@ -258,7 +257,7 @@ var wrongMgets = []struct {
 
 // checkWrongMgets replaces mget by wrong ones and expects Contract to name
 // the case and the path, then puts the real one back.
-func checkWrongMgets(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+func checkWrongMgets(t *testing.T, pg *pgsql.Client, redis net.Conn) {
 	ctx := context.Background()
 	for _, w := range wrongMgets {
 		t.Run(w.name, func(t *testing.T) {
@@ -282,7 +281,7 @@ func checkWrongMgets(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 
 // checkWrongRedis breaks the Redis copy of the data and expects Contract to
 // blame resp-mget, then reloads.
-func checkWrongRedis(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+func checkWrongRedis(t *testing.T, pg *pgsql.Client, redis net.Conn) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name     string
@@ -312,7 +311,7 @@ func checkWrongRedis(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
 
 // checkReload loads a different dataset over the first and back: stale
 // rows and keys go, and the caches start cold again.
-func checkReload(t *testing.T, pg *pgconn.PgConn, redis net.Conn) {
+func checkReload(t *testing.T, pg *pgsql.Client, redis net.Conn) {
 	ctx := context.Background()
 	pgExec(t, pg, "INSERT INTO gbench.items_cache VALUES (1, 'x')")
 	redisCall(t, redis, "SET", cachePrefix+"1", "x")

@@ -96,12 +96,12 @@ func (b *abBuilds) prepare(ctx context.Context, env *Env, conninfo string) error
 	if err != nil {
 		return err
 	}
-	conn, err := pg.PgConn(ctx)
+	conn, err := pg.Open(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, string(sql)).ReadAll(); err != nil {
+	defer conn.Close()
+	if err := conn.Exec(ctx, string(sql)); err != nil {
 		return fmt.Errorf("%s: %s", b.setup, pgErrorText(err))
 	}
 	return nil

@@ -308,14 +308,14 @@ func signalContext(env *Env) (context.Context, <-chan struct{}, func()) {
 // prepareServer connects for setup like pgbench: prints the versions,
 // reads the scale for builtin scripts, and vacuums unless -n.
 func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) int {
-	conn, err := b.pg.PgConnNotices(ctx, env.Stderr)
+	conn, err := b.pg.OpenNotices(ctx, env.Stderr)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(err))
 		fmt.Fprintf(env.Stderr, "gbench: error: could not create connection for setup\n")
 		return exitUsage
 	}
-	defer conn.Close(context.Background())
-	b.serverVersion = conn.ParameterStatus("server_version")
+	defer conn.Close()
+	b.serverVersion = conn.Parameter("server_version")
 	fmt.Fprintf(env.Stdout, "gbench (%s, server %s)\n", version, b.serverVersion)
 	if b.builtin {
 		if err := b.tableInfo(ctx, env, conn); err != nil {

@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // connString builds the libpq-style connection string pgbench would use:
@@ -171,14 +170,9 @@ func redact(msg string) string {
 // Connection refused", then libpq's hint), so that gbench's first error
 // line is pgbench's. Errors of another shape keep pgx's text.
 func connError(err error) string {
-	var ce *pgconn.ConnectError
-	if !errors.As(err, &ce) {
+	attempts, ok := pgsql.ConnectAttempts(err)
+	if !ok {
 		return redact(err.Error())
-	}
-	inner := ce.Unwrap()
-	attempts := []error{inner}
-	if j, ok := inner.(interface{ Unwrap() []error }); ok {
-		attempts = j.Unwrap()
 	}
 	var out []string
 	for _, a := range attempts {
@@ -189,17 +183,12 @@ func connError(err error) string {
 	return strings.Join(out, "\n")
 }
 
-// reAttempt reads pgconn's "address (original host): cause".
-var reAttempt = regexp.MustCompile(`^(.*?) \((.*?)\): `)
-
 // connAttemptError spells one failed address like libpq.
-func connAttemptError(a error) string {
-	m := reAttempt.FindStringSubmatch(a.Error())
-	if m == nil {
-		return redact(a.Error())
+func connAttemptError(a pgsql.ConnectAttempt) string {
+	if a.Addr == "" {
+		return redact(a.Err.Error())
 	}
-	addr, host := m[1], m[2]
-	socket := strings.HasPrefix(addr, "/")
+	addr, host, socket := a.Addr, a.Host, a.Socket()
 	where := fmt.Sprintf("connection to server on socket \"%s\" failed: ", addr)
 	if !socket {
 		ip, port, _ := net.SplitHostPort(addr)
@@ -208,17 +197,17 @@ func connAttemptError(a error) string {
 			where = fmt.Sprintf("connection to server at \"%s\" (%s), port %s failed: ", host, ip, port)
 		}
 	}
-	var pe *pgconn.PgError
 	var errno syscall.Errno
+	pe, server := pgsql.AsServerError(a.Err)
 	switch {
-	case errors.As(a, &pe):
+	case server:
 		return where + pe.Severity + ":  " + pe.Message
-	case errors.As(a, &errno) && socket:
+	case errors.As(a.Err, &errno) && socket:
 		return where + strerror(errno) + "\n\tIs the server running locally and accepting connections on that socket?"
-	case errors.As(a, &errno) && errno == syscall.ECONNREFUSED:
+	case errors.As(a.Err, &errno) && errno == syscall.ECONNREFUSED:
 		return where + strerror(errno) + "\n\tIs the server running on that host and accepting TCP/IP connections?"
-	case errors.As(a, &errno):
+	case errors.As(a.Err, &errno):
 		return where + strerror(errno)
 	}
-	return where + redact(strings.TrimPrefix(a.Error(), m[0]))
+	return where + redact(a.Err.Error())
 }

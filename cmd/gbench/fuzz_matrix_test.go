@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // FuzzMatrixArgs feeds command lines (NUL-separated) and the environment
@@ -16,7 +17,7 @@ import (
 // matrix" option parsing and to the configuration it builds, without
 // running anything: every refusal is a usage error, and what is accepted
 // is a sound plan (distinct counts from 1, durations in range, at most
-// matrix.MaxPlanCells cells) that "gbench report" will read back. Seeds
+// schema.MaxPlanCells cells) that "gbench report" will read back. Seeds
 // are in testdata/fuzz/FuzzMatrixArgs.
 func FuzzMatrixArgs(f *testing.F) {
 	for _, c := range [][5]string{
@@ -68,22 +69,22 @@ func checkMatrixConfig(t *testing.T, args []string, cfg *matrix.Config) {
 		t.Fatalf("%q: duration %v", args, cfg.Duration)
 	case cfg.Warmup != -1 && (cfg.Warmup < 0 || cfg.Warmup > 24*time.Hour):
 		t.Fatalf("%q: warm-up %v", args, cfg.Warmup)
-	case len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections) > matrix.MaxPlanCells:
+	case len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections) > schema.MaxPlanCells:
 		t.Fatalf("%q: %d cells", args, len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections))
 	}
 	if cmd := strings.Join(cfg.Command, " "); strings.Contains(cmd, "QZJ") {
 		t.Fatalf("%q: the recorded command line shows a password: %s", args, cmd)
 	}
-	p := matrix.Plan{Keys: cfg.Keys, Connections: cfg.Connections, Repeats: cfg.Repeats,
+	p := schema.Plan{Keys: cfg.Keys, Connections: cfg.Connections, Repeats: cfg.Repeats,
 		DurationS: cfg.Duration.Seconds(), WarmupS: math.Max(cfg.Warmup.Seconds(), 0), Threads: cfg.Threads}
 	for _, path := range cfg.Paths {
-		p.Paths = append(p.Paths, matrix.PlanPath{Name: path.Name})
+		p.Paths = append(p.Paths, schema.PlanPath{Name: path.Name})
 	}
 	var b bytes.Buffer
-	if err := (&matrix.Result{Schema: matrix.Schema, Plan: p}).Write(&b); err != nil {
+	if err := (&schema.Result{Schema: schema.Version, Plan: p}).Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := matrix.Read(&b); err != nil {
+	if _, err := schema.Read(&b); err != nil {
 		t.Fatalf("%q: gbench report would refuse the result: %v", args, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/sandbox"
@@ -78,7 +79,7 @@ func runMatrix(env *Env, args []string) int {
 	ctx, stop, hard, unwatch := matrixSignals(env)
 	defer unwatch()
 	cfg.Stop, cfg.HardStop = stop, hard
-	cfg.Save = func(r *matrix.Result) error { return writeMatrix(o.out, r) }
+	cfg.Save = func(r *schema.Result) error { return writeMatrix(o.out, r) }
 	fmt.Fprintf(env.Stderr, "gbench matrix: seed %d (--seed %d replays this order)\n", cfg.Seed, cfg.Seed)
 	if o.pg != "" {
 		res, err := matrix.Run(ctx, cfg)
@@ -117,7 +118,7 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 }
 
 // finishMatrix reports how the run ended and returns the exit status.
-func finishMatrix(env *Env, o *matrixOptions, res *matrix.Result, err error) int {
+func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", redact(err.Error()))
 		if len(res.Samples) == 0 && !res.Interrupted {
@@ -206,9 +207,9 @@ func (o *matrixOptions) check() error {
 		return usagef("--pg and --resp go together: give both servers, or neither for a sandbox")
 	case o.load && o.pg == "":
 		return usagef("--load needs --pg and --resp (a sandbox is always loaded)")
-	case len(o.paths)*len(o.keys)*len(o.connections) > matrix.MaxPlanCells:
+	case len(o.paths)*len(o.keys)*len(o.connections) > schema.MaxPlanCells:
 		return usagef("the plan has %d cells (paths × keys × connections), more than %d: measure fewer at once",
-			len(o.paths)*len(o.keys)*len(o.connections), matrix.MaxPlanCells)
+			len(o.paths)*len(o.keys)*len(o.connections), schema.MaxPlanCells)
 	case o.pg != "" && !o.load && (o.data != workloads.Options{}):
 		return usagef("--items and --value-size describe the data to load: add --load, or leave them out to read what the servers hold")
 	}
@@ -293,7 +294,7 @@ func checkWritable(path string) error {
 
 // writeMatrix writes the result to path through a temporary file, so that
 // the file always holds a whole result.
-func writeMatrix(path string, r *matrix.Result) error { return writeAtomic(path, r.Write) }
+func writeMatrix(path string, r *schema.Result) error { return writeAtomic(path, r.Write) }
 
 // writeAtomic fills path with write through a temporary file renamed into
 // place, so that the file always holds a whole document (results written

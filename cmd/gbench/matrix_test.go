@@ -20,15 +20,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/workloads"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // readMatrixFile reads a matrix result or fails the test.
-func readMatrixFile(t *testing.T, path string) *matrix.Result {
+func readMatrixFile(t *testing.T, path string) *schema.Result {
 	t.Helper()
-	r, err := readFile(path, matrix.Read)
+	r, err := readFile(path, schema.Read)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestMatrixSandboxSmoke(t *testing.T) {
 
 // checkSmokeResult checks the JSON of the smoke matrix: every sample
 // there with plausible figures, the contract, the environment.
-func checkSmokeResult(t *testing.T, r *matrix.Result) {
+func checkSmokeResult(t *testing.T, r *schema.Result) {
 	t.Helper()
 	if r.Partial || r.Interrupted || r.FailedSamples != 0 || !r.Contract.Passed {
 		t.Errorf("partial %v, interrupted %v, failed %d, contract %+v", r.Partial, r.Interrupted, r.FailedSamples, r.Contract)
@@ -115,7 +115,7 @@ func checkSmokeResult(t *testing.T, r *matrix.Result) {
 }
 
 // checkServerCost checks a sandbox sample's server figures.
-func checkServerCost(t *testing.T, id string, s *matrix.Sample) {
+func checkServerCost(t *testing.T, id string, s *schema.Sample) {
 	t.Helper()
 	srv := s.Server
 	if srv == nil || srv.CPU == nil || srv.Memory == nil {
@@ -142,7 +142,7 @@ func checkServerCost(t *testing.T, id string, s *matrix.Sample) {
 }
 
 // checkSVGFile checks that a chart parses as SVG and names every path.
-func checkSVGFile(t *testing.T, path string, paths []matrix.PlanPath) {
+func checkSVGFile(t *testing.T, path string, paths []schema.PlanPath) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -197,11 +197,11 @@ func newMatrixFixture(t *testing.T) *matrixFixture {
 	f.redis = url
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := pgconn.Connect(ctx, f.pg)
+	pg, err := pgsql.Open(ctx, f.pg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pg.Close(context.Background())
+	defer pg.Close()
 	if err := workloads.Load(ctx, pg, redis, workloads.Options{Keys: 1000}); err != nil {
 		t.Fatal(err)
 	}
@@ -343,10 +343,10 @@ func TestMatrixOptions(t *testing.T) {
 // report honestly.
 func TestReportRefuses(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, edit func(*matrix.Result)) string {
-		r := &matrix.Result{Schema: matrix.Schema, Contract: matrix.Contract{Passed: true},
-			Plan:    matrix.Plan{Paths: []matrix.PlanPath{{Name: "sql-any"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 2},
-			Samples: []matrix.Sample{{Path: "sql-any", Keys: 1, Connections: 4, Repeat: 1, ReqS: 100}, {Path: "sql-any", Keys: 1, Connections: 4, Repeat: 2, ReqS: 110}}}
+	write := func(name string, edit func(*schema.Result)) string {
+		r := &schema.Result{Schema: schema.Version, Contract: schema.Contract{Passed: true},
+			Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 2},
+			Samples: []schema.Sample{{Path: "sql-any", Keys: 1, Connections: 4, Repeat: 1, ReqS: 100}, {Path: "sql-any", Keys: 1, Connections: 4, Repeat: 2, ReqS: 110}}}
 		edit(r)
 		path := filepath.Join(dir, name)
 		if err := writeMatrix(path, r); err != nil {
@@ -354,10 +354,10 @@ func TestReportRefuses(t *testing.T) {
 		}
 		return path
 	}
-	whole := write("whole.json", func(*matrix.Result) {})
-	partial := write("partial.json", func(r *matrix.Result) { r.Partial, r.Samples = true, r.Samples[:1] })
-	failed := write("failed.json", func(r *matrix.Result) { r.FailedSamples, r.Samples[1].Error = 1, "2 clients aborted" })
-	noContract := write("contract.json", func(r *matrix.Result) { r.Contract, r.Samples = matrix.Contract{Error: "case x"}, nil })
+	whole := write("whole.json", func(*schema.Result) {})
+	partial := write("partial.json", func(r *schema.Result) { r.Partial, r.Samples = true, r.Samples[:1] })
+	failed := write("failed.json", func(r *schema.Result) { r.FailedSamples, r.Samples[1].Error = 1, "2 clients aborted" })
+	noContract := write("contract.json", func(r *schema.Result) { r.Contract, r.Samples = schema.Contract{Error: "case x"}, nil })
 	notMatrix := filepath.Join(dir, "run.json")
 	if err := os.WriteFile(notMatrix, []byte(`{"schema": "gbench-result/1"}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -391,7 +391,7 @@ func TestReportRefuses(t *testing.T) {
 // through the file the command writes.
 func TestMatrixResultIsJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
-	if err := writeMatrix(path, &matrix.Result{Schema: matrix.Schema, Plan: matrix.Plan{Seed: math.MaxUint64, Repeats: 1}}); err != nil {
+	if err := writeMatrix(path, &schema.Result{Schema: schema.Version, Plan: schema.Plan{Seed: math.MaxUint64, Repeats: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)

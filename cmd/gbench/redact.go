@@ -1,12 +1,11 @@
 package main
 
 import (
-	"errors"
 	"net/url"
 	"strings"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // redacted replaces passwords in what gbench prints.
@@ -173,13 +172,10 @@ func redactArg(a string) string {
 // quoted passwords holding \'). Whatever of the hidden parts pgx quotes in
 // its reason is hidden too.
 func parseConfigError(conninfo string, err error) string {
-	var pe *pgconn.ParseConfigError
-	if !errors.As(err, &pe) {
+	reason, ok := pgsql.ConfigErrorReason(err)
+	if !ok {
 		return hideSecrets(conninfo, err.Error())
 	}
-	bare := *pe
-	bare.ConnString = ""
-	reason := strings.TrimPrefix(bare.Error(), "cannot parse ``: ")
 	return "cannot parse `" + redactConninfo(conninfo) + "`: " + hideSecrets(conninfo, reason)
 }
 

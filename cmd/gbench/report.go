@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/series"
 	"github.com/spf13/pflag"
@@ -45,7 +45,7 @@ func runReport(env *Env, args []string) int {
 	} else if schema == series.Schema {
 		return seriesReport(env, name, *outDir, *partial)
 	}
-	res, err := readFile(name, matrix.Read)
+	res, err := readFile(name, schema.Read)
 	if err == nil {
 		err = reportable(name, res, *partial)
 	}
@@ -64,7 +64,7 @@ func runReport(env *Env, args []string) int {
 }
 
 // reportable refuses results a report would misrepresent.
-func reportable(name string, r *matrix.Result, partial bool) error {
+func reportable(name string, r *schema.Result, partial bool) error {
 	switch {
 	case !r.Contract.Passed:
 		return usagef("%s: the contract check failed, nothing was measured: %s", name, r.Contract.Error)
@@ -81,7 +81,7 @@ func reportable(name string, r *matrix.Result, partial bool) error {
 }
 
 // countValid counts the valid samples.
-func countValid(r *matrix.Result) int {
+func countValid(r *schema.Result) int {
 	n := 0
 	for i := range r.Samples {
 		if r.Samples[i].Valid() {
@@ -92,7 +92,7 @@ func countValid(r *matrix.Result) int {
 }
 
 // writeReport writes report.md and the charts into dir.
-func writeReport(dir string, r *matrix.Result) error {
+func writeReport(dir string, r *schema.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("could not create directory \"%s\": %v", dir, unwrapPathError(err))
 	}

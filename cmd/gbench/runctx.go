@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/runenv"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // probeTimeout bounds each Redis call of the context probes.
@@ -20,7 +20,7 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 	rc := runenv.New(version, redactArgs(command))
 	p := &runenv.Probe{}
 	if b.pg != nil {
-		open := func(ctx context.Context) (*pgconn.PgConn, error) { return b.pg.PgConn(ctx) }
+		open := func(ctx context.Context) (*pgsql.Client, error) { return b.pg.Open(ctx) }
 		desc, err := describePG(ctx, open)
 		if err != nil {
 			rc.Notes = append(rc.Notes, "PostgreSQL was not described: "+redact(err.Error()))
@@ -48,12 +48,12 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 	return rc, p
 }
 
-func describePG(ctx context.Context, open func(context.Context) (*pgconn.PgConn, error)) (*runenv.Postgres, error) {
+func describePG(ctx context.Context, open func(context.Context) (*pgsql.Client, error)) (*runenv.Postgres, error) {
 	conn, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	return runenv.DescribePostgres(ctx, conn)
 }
 

@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/sandbox"
 	"github.com/gbench/gbench/workloads"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/spf13/pflag"
 )
 
@@ -273,11 +273,11 @@ func interrupted(err error) error {
 
 // loadSandbox loads the dataset into both servers and checks the contract.
 func loadSandbox(ctx context.Context, sb *sandbox.Sandbox, data workloads.Options) error {
-	pg, err := pgconn.Connect(ctx, sb.PostgresConnString())
+	pg, err := pgsql.Open(ctx, sb.PostgresConnString())
 	if err != nil {
 		return err
 	}
-	defer pg.Close(context.Background())
+	defer pg.Close()
 	ro, err := resp.ParseURL(sb.RedisURL())
 	if err != nil {
 		return err

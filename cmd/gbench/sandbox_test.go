@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // workloadDir is the bundled workloads, seen from this package's directory.
@@ -242,14 +242,14 @@ func checkServers(t *testing.T, conninfo, redisURL string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pg, err := pgconn.Connect(ctx, conninfo)
+	pg, err := pgsql.Open(ctx, conninfo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pg.Close(ctx)
-	res, err := pg.Exec(ctx, "SELECT count(*) FROM gbench.items WHERE v IS NOT NULL").ReadAll()
-	if err != nil || string(res[0].Rows[0][0]) != "200" {
-		t.Errorf("items in %s: %v %v, want 200", conninfo, res, err)
+	defer pg.Close()
+	rows, err := pg.SimpleQuery(ctx, "SELECT count(*) FROM gbench.items WHERE v IS NOT NULL")
+	if err != nil || string(rows[0][0]) != "200" {
+		t.Errorf("items in %s: %q %v, want 200", conninfo, rows, err)
 	}
 	o, err := resp.ParseURL(redisURL)
 	if err != nil {
@@ -366,11 +366,11 @@ func TestWorkloadsRun(t *testing.T) {
 	conninfo := scratchDB(t, cfg, "workloads")
 	redisURL, redis := claimRedis(t, claimKey, 9, 15)
 	ctx := context.Background()
-	pg, err := pgconn.Connect(ctx, conninfo)
+	pg, err := pgsql.Open(ctx, conninfo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pg.Close(ctx)
+	defer pg.Close()
 	data := workloads.Options{Keys: 1000}
 	if err := workloads.Load(ctx, pg, redis, data); err != nil {
 		t.Fatal(err)
@@ -405,8 +405,8 @@ func TestWorkloadsRun(t *testing.T) {
 	if err := workloads.Contract(ctx, pg, redis); err != nil {
 		t.Errorf("after the workloads that write through to Redis: %v", err)
 	}
-	res, err := pg.Exec(ctx, "SELECT count(*) FROM gbench.items_cache").ReadAll()
-	if err != nil || string(res[0].Rows[0][0]) == "0" {
+	rows, err := pg.SimpleQuery(ctx, "SELECT count(*) FROM gbench.items_cache")
+	if err != nil || string(rows[0][0]) == "0" {
 		t.Errorf("coldfill-sql.sql filled no cache row (%v)", err)
 	}
 	keys := []string{"EXISTS"}

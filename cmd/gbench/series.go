@@ -169,11 +169,11 @@ func (s *seriesBench) vacuum(ctx context.Context) error {
 	if s.o.noVacuum || !s.b.cfg.Program.HasSQL {
 		return nil
 	}
-	conn, err := s.b.pg.PgConn(ctx)
+	conn, err := s.b.pg.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("connecting for VACUUM: %s", redact(err.Error()))
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	vacuum(ctx, &Env{Stderr: io.Discard}, conn, s.o.vacuumAll)
 	return nil
 }

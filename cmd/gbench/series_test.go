@@ -277,16 +277,16 @@ func testABSettings(t *testing.T, dir, conninfo string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	conn, err := cfg.PgConn(ctx)
+	conn, err := cfg.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE TABLE abt (id int PRIMARY KEY, v text); INSERT INTO abt SELECT i, md5(i::text) FROM generate_series(1, 100000) i; ANALYZE abt").ReadAll(); err != nil {
+	defer conn.Close()
+	if err := conn.Exec(ctx, "CREATE TABLE abt (id int PRIMARY KEY, v text); INSERT INTO abt SELECT i, md5(i::text) FROM generate_series(1, 100000) i; ANALYZE abt"); err != nil {
 		t.Fatal(err)
 	}
 	scans := func() (seq, idx int64) {
-		rows, err := pgsql.QueryText(ctx, conn, "SELECT pg_stat_clear_snapshot(), seq_scan, coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'abt'")
+		rows, err := conn.QueryText(ctx, "SELECT pg_stat_clear_snapshot(), seq_scan, coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'abt'")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,7 +338,7 @@ func testABSettings(t *testing.T, dir, conninfo string) {
 		t.Errorf("summary:\n%s", o.stdout)
 	}
 	// Restored: nothing of ours is left in postgresql.auto.conf.
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'")
+	rows, err := conn.QueryText(ctx, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'")
 	if err != nil || rows[0][0] != "0" {
 		t.Errorf("settings left in postgresql.auto.conf: %v %v", rows, err)
 	}

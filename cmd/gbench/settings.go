@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // settingsWait bounds the wait for a reload to reach new connections.
@@ -19,7 +17,7 @@ const settingsWait = 5 * time.Second
 // PostgreSQL server, with ALTER SYSTEM and a reload, and restores the
 // server's own values at the end.
 type settingsApplier struct {
-	open func(ctx context.Context) (*pgconn.PgConn, error)
+	open func(ctx context.Context) (*pgsql.Client, error)
 	// sides holds each side's settings on this server.
 	sides map[string][]serverSetting
 	// names are every setting either side changes, in order.
@@ -53,7 +51,7 @@ func checkSettings(ctx context.Context, sides []*abSide) (func(*Env), error) {
 		key := fmt.Sprintf("%s:%d/%s", pg.Host(), pg.Port(), pg.Database())
 		s := byServer[key]
 		if s == nil {
-			s = &settingsApplier{open: pg.PgConn, sides: map[string][]serverSetting{}, prior: map[string]string{},
+			s = &settingsApplier{open: pg.Open, sides: map[string][]serverSetting{}, prior: map[string]string{},
 				expect: map[string]map[string]string{}}
 			byServer[key] = s
 			appliers = append(appliers, s)
@@ -87,9 +85,9 @@ func (s *settingsApplier) check(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connecting to check the settings: %s", redact(err.Error()))
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	for _, name := range s.names {
-		rows, err := pgsql.QueryText(ctx, conn, "SELECT context FROM pg_settings WHERE name = $1", name)
+		rows, err := conn.QueryText(ctx, "SELECT context FROM pg_settings WHERE name = $1", name)
 		switch {
 		case err != nil:
 			return fmt.Errorf("checking setting %q: %w", name, err)
@@ -102,7 +100,7 @@ func (s *settingsApplier) check(ctx context.Context) error {
 			return usagef("setting %q can only change with a server restart (context %s): compare two servers with two command lines (--vs) instead", name, rows[0][0])
 		}
 	}
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT name, setting FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf' AND error IS NULL")
+	rows, err := conn.QueryText(ctx, "SELECT name, setting FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf' AND error IS NULL")
 	if err != nil {
 		return fmt.Errorf("reading the server's ALTER SYSTEM settings (this needs a superuser): %w", err)
 	}
@@ -117,7 +115,7 @@ func (s *settingsApplier) check(ctx context.Context) error {
 	// the others (sighup) are not checked after the reload.
 	own := map[string]string{}
 	for _, name := range s.names {
-		rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting($1, true)", name)
+		rows, err := conn.QueryText(ctx, "SELECT current_setting($1, true)", name)
 		if err != nil {
 			return fmt.Errorf("reading setting %q: %w", name, err)
 		}
@@ -133,12 +131,12 @@ func (s *settingsApplier) check(ctx context.Context) error {
 				}
 				continue
 			}
-			rows, err := pgsql.QueryText(ctx, conn, "SELECT set_config($1, $2, true)", name, *v)
-			var pe *pgconn.PgError
+			rows, err := conn.QueryText(ctx, "SELECT set_config($1, $2, true)", name, *v)
+			pe, server := pgsql.AsServerError(err)
 			switch {
 			case err == nil:
 				s.expect[side][name] = rows[0][0]
-			case errors.As(err, &pe) && (pe.Code == "55P02" || pe.Code == "42501"): // a sighup or superuser-backend setting
+			case server && (pe.Code == "55P02" || pe.Code == "42501"): // a sighup or superuser-backend setting
 				delete(s.expect[side], name)
 			default:
 				return usagef("invalid --set-%s %s=%s: %s", lower(side), name, *v, pgErrorText(err))
@@ -164,13 +162,13 @@ func (s *settingsApplier) apply(ctx context.Context, side string) error {
 	if err != nil {
 		return fmt.Errorf("connecting to apply the settings: %s", redact(err.Error()))
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	for _, name := range s.names {
 		if err := s.set(ctx, conn, name, s.value(side, name)); err != nil {
 			return err
 		}
 	}
-	if _, err := pgsql.QueryText(ctx, conn, "SELECT pg_reload_conf()"); err != nil {
+	if _, err := conn.QueryText(ctx, "SELECT pg_reload_conf()"); err != nil {
 		return fmt.Errorf("reloading the configuration: %w", err)
 	}
 	s.applied = side
@@ -192,12 +190,12 @@ func (s *settingsApplier) value(side, name string) *string {
 }
 
 // set runs ALTER SYSTEM SET name = value, or RESET for nil.
-func (s *settingsApplier) set(ctx context.Context, conn *pgconn.PgConn, name string, value *string) error {
+func (s *settingsApplier) set(ctx context.Context, conn *pgsql.Client, name string, value *string) error {
 	q := "ALTER SYSTEM RESET " + quoteIdent(name)
 	if value != nil {
 		q = "ALTER SYSTEM SET " + quoteIdent(name) + " = " + quoteLiteral(*value)
 	}
-	if _, err := conn.Exec(ctx, q).ReadAll(); err != nil {
+	if err := conn.Exec(ctx, q); err != nil {
 		return fmt.Errorf("%s: %s", q, pgErrorText(err))
 	}
 	return nil
@@ -228,9 +226,9 @@ func (s *settingsApplier) visible(ctx context.Context, side string) (bool, error
 	if err != nil {
 		return false, err
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	for name, want := range s.expect[side] {
-		rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting($1)", name)
+		rows, err := conn.QueryText(ctx, "SELECT current_setting($1)", name)
 		if err != nil {
 			return false, err
 		}
@@ -250,7 +248,7 @@ func (s *settingsApplier) restore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connecting: %s", redact(err.Error()))
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	for _, name := range s.names {
 		var v *string
 		if p, ok := s.prior[name]; ok {
@@ -261,7 +259,7 @@ func (s *settingsApplier) restore(ctx context.Context) error {
 		}
 	}
 	s.applied = ""
-	_, err = pgsql.QueryText(ctx, conn, "SELECT pg_reload_conf()")
+	_, err = conn.QueryText(ctx, "SELECT pg_reload_conf()")
 	return err
 }
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/workloads"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/spf13/pflag"
 )
 
@@ -102,14 +102,14 @@ Options:
 
 // loadTargets are the open connections of a load or drop.
 type loadTargets struct {
-	pg    *pgconn.PgConn
+	pg    *pgsql.Client
 	redis net.Conn
 	where []string // "PostgreSQL ..." and "Redis ...", for the first line
 }
 
 func (t *loadTargets) close() {
 	if t.pg != nil {
-		t.pg.Close(context.Background())
+		t.pg.Close()
 	}
 	if t.redis != nil {
 		t.redis.Close()
@@ -124,7 +124,7 @@ func (lo *loadOptions) connect(ctx context.Context) (*loadTargets, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.pg, err = cfg.PgConn(ctx); err != nil {
+		if t.pg, err = cfg.Open(ctx); err != nil {
 			return nil, usagef("%s", connError(err))
 		}
 		t.where = append(t.where, fmt.Sprintf("PostgreSQL (database \"%s\" on %s)", cfg.Database(), serverAddr(cfg.Host(), cfg.Port())))

@@ -3,6 +3,7 @@ package matrix
 import (
 	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"io"
 	"slices"
 	"time"
@@ -95,7 +96,7 @@ type Config struct {
 	// check, after the warm-up and after every sample, so that a crash
 	// loses at most one sample; the result is partial until the last call.
 	// Run stops when Save fails. The result must not be kept past the call.
-	Save func(*Result) error
+	Save func(*schema.Result) error
 	// Stop, when closed, makes Run stop after the current sample (the
 	// first Ctrl-C). Cancelling Run's ctx stops the current sample too.
 	Stop <-chan struct{}
@@ -148,8 +149,8 @@ func (c *Config) check() error {
 		names = append(names, p.Name)
 	}
 	switch {
-	case len(c.Paths)*len(c.Keys)*len(c.Connections) > MaxPlanCells:
-		return fmt.Errorf("matrix: the plan has %d cells (paths × keys × connections), more than %d", len(c.Paths)*len(c.Keys)*len(c.Connections), MaxPlanCells)
+	case len(c.Paths)*len(c.Keys)*len(c.Connections) > schema.MaxPlanCells:
+		return fmt.Errorf("matrix: the plan has %d cells (paths × keys × connections), more than %d", len(c.Paths)*len(c.Keys)*len(c.Connections), schema.MaxPlanCells)
 	case c.Repeats < 1:
 		return fmt.Errorf("matrix: invalid repeat count %d: must be at least 1", c.Repeats)
 	case c.Duration < 100*time.Millisecond:
@@ -164,15 +165,15 @@ func (c *Config) check() error {
 func (c *Config) maxConnections() int { return slices.Max(c.Connections) }
 
 // plan describes c for the result.
-func (c *Config) plan() Plan {
-	p := Plan{
+func (c *Config) plan() schema.Plan {
+	p := schema.Plan{
 		Keys: slices.Clone(c.Keys), Connections: slices.Clone(c.Connections),
 		Repeats: c.Repeats, DurationS: c.Duration.Seconds(), Threads: c.Threads,
 		RandomKeys: c.RandomKeys, Seed: c.Seed, Items: c.Data.Items, ValueSize: c.Data.ValueSize,
 		Loaded: c.Load, WarmupS: max(c.Warmup, 0).Seconds(), Retries: c.Retries,
 	}
 	for _, path := range c.Paths {
-		p.Paths = append(p.Paths, PlanPath{Name: path.Name, Mode: path.Mode.String(), Server: serverOf(path)})
+		p.Paths = append(p.Paths, schema.PlanPath{Name: path.Name, Mode: path.Mode.String(), Server: serverOf(path)})
 	}
 	return p
 }

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"net"
 	"runtime"
 	"strconv"
@@ -10,14 +11,13 @@ import (
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/runenv"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // machine describes this machine and gbench for the result.
-func machine(c *Config) Environment {
-	return Environment{
+func machine(c *Config) schema.Environment {
+	return schema.Environment{
 		Gbench: c.Gbench, Go: runtime.Version(), Command: c.Command, Variables: c.Variables,
-		OS: runenv.Uname(), CPU: MachineCPU{Model: runenv.CPUModel(), Count: runtime.NumCPU()},
+		OS: runenv.Uname(), CPU: schema.MachineCPU{Model: runenv.CPUModel(), Count: runtime.NumCPU()},
 		LoadStart: runenv.LoadAverage(),
 	}
 }
@@ -30,21 +30,21 @@ var pgSettings = []string{
 }
 
 // describePostgres reads the server's version and key settings.
-func describePostgres(ctx context.Context, conn *pgconn.PgConn, c *Config) (Endpoint, error) {
-	e := Endpoint{Sandbox: c.Sandbox, Address: net.JoinHostPort(c.PG.Host(), strconv.Itoa(int(c.PG.Port()))),
-		Database: c.PG.Database(), Settings: []Setting{}}
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting('server_version')")
+func describePostgres(ctx context.Context, conn *pgsql.Client, c *Config) (schema.Endpoint, error) {
+	e := schema.Endpoint{Sandbox: c.Sandbox, Address: net.JoinHostPort(c.PG.Host(), strconv.Itoa(int(c.PG.Port()))),
+		Database: c.PG.Database(), Settings: []schema.Setting{}}
+	rows, err := conn.QueryText(ctx, "SELECT current_setting('server_version')")
 	if err != nil {
 		return e, err
 	}
 	e.Version = rows[0][0]
-	rows, err = pgsql.QueryText(ctx, conn, "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name",
+	rows, err = conn.QueryText(ctx, "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name",
 		"{"+strings.Join(pgSettings, ",")+"}")
 	if err != nil {
 		return e, err
 	}
 	for _, r := range rows {
-		e.Settings = append(e.Settings, Setting{Name: r[0], Value: r[1]})
+		e.Settings = append(e.Settings, schema.Setting{Name: r[0], Value: r[1]})
 	}
 	return e, nil
 }
@@ -54,8 +54,8 @@ var redisSettings = []string{"appendonly", "io-threads", "maxmemory", "maxmemory
 
 // describeRedis reads the server's version and key settings. CONFIG may be
 // disabled (managed services rename it); the settings are then left out.
-func describeRedis(rc *resp.Client, c *Config) (Endpoint, error) {
-	e := Endpoint{Sandbox: c.Sandbox, Address: c.RESP.Addr, Settings: []Setting{}}
+func describeRedis(rc *resp.Client, c *Config) (schema.Endpoint, error) {
+	e := schema.Endpoint{Sandbox: c.Sandbox, Address: c.RESP.Addr, Settings: []schema.Setting{}}
 	if c.RESP.DB != 0 {
 		e.Database = strconv.Itoa(c.RESP.DB)
 	}
@@ -70,7 +70,7 @@ func describeRedis(rc *resp.Client, c *Config) (Endpoint, error) {
 		if err != nil || !ok || k != name {
 			continue
 		}
-		e.Settings = append(e.Settings, Setting{Name: name, Value: v})
+		e.Settings = append(e.Settings, schema.Setting{Name: name, Value: v})
 	}
 	return e, nil
 }

@@ -3,6 +3,7 @@ package matrix
 import (
 	"bytes"
 	"context"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"os"
 	"os/exec"
 	"slices"
@@ -103,17 +104,17 @@ func TestMedian(t *testing.T) {
 		{[]float64{4, 1, 3, 2}, 2.5}, // even: mean of the middle two
 	} {
 		in := slices.Clone(c.in)
-		if got := Median(c.in); got != c.want || !slices.Equal(in, c.in) {
+		if got := schema.Median(c.in); got != c.want || !slices.Equal(in, c.in) {
 			t.Errorf("Median(%v) = %v, want %v (input kept)", in, got, c.want)
 		}
 	}
 }
 
 func TestCellsUseValidSamplesOnly(t *testing.T) {
-	r := &Result{Plan: Plan{Paths: []PlanPath{{Name: "a"}, {Name: "b"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 3}}
+	r := &schema.Result{Plan: schema.Plan{Paths: []schema.PlanPath{{Name: "a"}, {Name: "b"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 3}}
 	add := func(path string, reqs float64, p99 int64, err string, interrupted bool) {
-		r.Samples = append(r.Samples, Sample{Path: path, Keys: 1, Connections: 4, ReqS: reqs, Error: err, Interrupted: interrupted,
-			Latency: Latency{P99Us: p99}, Server: &Server{CPU: &CPU{UsPerReq: reqs / 100}}})
+		r.Samples = append(r.Samples, schema.Sample{Path: path, Keys: 1, Connections: 4, ReqS: reqs, Error: err, Interrupted: interrupted,
+			Latency: schema.Latency{P99Us: p99}, Server: &schema.Server{CPU: &schema.CPU{UsPerReq: reqs / 100}}})
 	}
 	add("a", 100, 10, "", false)
 	add("a", 300, 30, "", false)
@@ -138,23 +139,23 @@ func TestCellsUseValidSamplesOnly(t *testing.T) {
 }
 
 func TestResultRoundTrip(t *testing.T) {
-	r := &Result{
-		Schema:  Schema,
-		Plan:    Plan{Paths: []PlanPath{{Name: "sql-any"}}, Keys: []int{16}, Connections: []int{1}, Repeats: 1},
-		Samples: []Sample{{Path: "sql-any", Keys: 16, Connections: 1, Repeat: 1, ReqS: 1234.5}},
+	r := &schema.Result{
+		Schema:  schema.Version,
+		Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{16}, Connections: []int{1}, Repeats: 1},
+		Samples: []schema.Sample{{Path: "sql-any", Keys: 16, Connections: 1, Repeat: 1, ReqS: 1234.5}},
 	}
 	var b bytes.Buffer
 	if err := r.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(&b)
+	back, err := schema.Read(&b)
 	if err != nil || back.Samples[0].ReqS != 1234.5 {
 		t.Fatalf("Read: %+v, %v", back, err)
 	}
-	if _, err := Read(strings.NewReader(`{"schema": "gbench-result/1"}`)); err == nil || !strings.Contains(err.Error(), `schema is "gbench-result/1"`) {
+	if _, err := schema.Read(strings.NewReader(`{"schema": "gbench-result/1"}`)); err == nil || !strings.Contains(err.Error(), `schema is "gbench-result/1"`) {
 		t.Errorf("a run's result read as a matrix: %v", err)
 	}
-	if _, err := Read(strings.NewReader(`nope`)); err == nil {
+	if _, err := schema.Read(strings.NewReader(`nope`)); err == nil {
 		t.Error("no error for garbage")
 	}
 }
@@ -199,7 +200,9 @@ func (f *fakeProbe) cpu() (cpuTime, error) {
 	f.reads++
 	return cpuTime{user: float64(f.reads), source: "fake", sigma: f.sigma}, nil
 }
-func (f *fakeProbe) memory() (*Memory, error) { return &Memory{Bytes: 42, Kind: "rss"}, nil }
+func (f *fakeProbe) memory() (*schema.Memory, error) {
+	return &schema.Memory{Bytes: 42, Kind: "rss"}, nil
+}
 func (f *fakeProbe) counters(context.Context) (map[string]int64, error) {
 	f.counter += 7
 	return map[string]int64{"n": f.counter}, nil

@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"fmt"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"math"
 	"time"
 
@@ -31,7 +32,7 @@ type measure struct {
 	first, last *tickRead
 	pending     int64 // requests since the last CPU read
 	windowReq   int64 // requests between the first and the last read
-	mem         *Memory
+	mem         *schema.Memory
 	memTried    bool
 	probeCPU    time.Duration // the probes' CPU time during the run
 }
@@ -89,11 +90,11 @@ func (m *measure) readCPU(at time.Time, c cpuTime) {
 
 // end waits for the sample's connections to leave the server and returns
 // the server's cost; requests is the sample's total.
-func (m *measure) end(ctx context.Context) *Server {
+func (m *measure) end(ctx context.Context) *schema.Server {
 	if !m.p.settle(ctx) {
 		m.notef("the sample's connections were still open on the server %v after it ended", settleTimeout)
 	}
-	s := &Server{Name: m.p.name(), Memory: m.mem}
+	s := &schema.Server{Name: m.p.name(), Memory: m.mem}
 	if after, err := m.p.counters(ctx); err == nil && m.before.counters != nil {
 		s.Counters = map[string]int64{}
 		for k, v := range after {
@@ -118,7 +119,7 @@ func (m *measure) end(ctx context.Context) *Server {
 // reads, a window too short (the ticks came late, on a loaded machine),
 // no request in it, or a CPU difference too small for the resolution of
 // its source. A refused figure is absent, never approximate.
-func (m *measure) cpu() (*CPU, string) {
+func (m *measure) cpu() (*schema.CPU, string) {
 	if m.first == nil || m.last == nil {
 		return nil, "the sample's steady part had fewer than two CPU reads"
 	}
@@ -150,8 +151,8 @@ func (m *measure) minWindow() time.Duration {
 	return m.tick * (ticksPerSample - 2) / 2
 }
 
-func newCPU(b, a cpuTime, secs float64, requests int64) *CPU {
-	c := &CPU{Window: "steady", Source: b.source, WindowS: micro(secs), Requests: requests, UserS: micro(b.user - a.user), SysS: micro(b.sys - a.sys)}
+func newCPU(b, a cpuTime, secs float64, requests int64) *schema.CPU {
+	c := &schema.CPU{Window: "steady", Source: b.source, WindowS: micro(secs), Requests: requests, UserS: micro(b.user - a.user), SysS: micro(b.sys - a.sys)}
 	if requests > 0 {
 		c.UsPerReq = (c.UserS + c.SysS) * 1e6 / float64(requests)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"math"
 	"net"
 	"slices"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // cpuTime is a server's cumulative CPU time, in seconds, as read from
@@ -32,7 +32,7 @@ type probe interface {
 	// costNote says why cpu and memory cannot be measured; "" when they can.
 	costNote() string
 	cpu() (cpuTime, error)
-	memory() (*Memory, error)
+	memory() (*schema.Memory, error)
 	// counters returns the server's cumulative request counters.
 	counters(ctx context.Context) (map[string]int64, error)
 	// mark notes the server's state before a sample; settle waits, after
@@ -48,7 +48,7 @@ const settleTimeout = 10 * time.Second
 // pgProbe measures PostgreSQL: the CPU time and memory of the postmaster
 // and all its children from /proc, and pg_stat_database.
 type pgProbe struct {
-	conn *pgconn.PgConn
+	conn *pgsql.Client
 	// cgroup, when set, is a cgroup v2 directory holding every process of
 	// the server; its cpu.stat is read instead of /proc.
 	cgroup  string
@@ -79,7 +79,7 @@ func (p *pgProbe) cpu() (cpuTime, error) {
 	return cpuTime{user: seconds(t.user), sys: seconds(t.sys), source: "/proc", sigma: sigma}, err
 }
 
-func (p *pgProbe) memory() (*Memory, error) {
+func (p *pgProbe) memory() (*schema.Memory, error) {
 	if p.pm == 0 {
 		return nil, errors.New(p.note)
 	}
@@ -87,7 +87,7 @@ func (p *pgProbe) memory() (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Memory{Bytes: m.pss, Kind: "pss", RSSBytes: m.rss, AnonBytes: m.anon, Processes: m.processes}
+	out := &schema.Memory{Bytes: m.pss, Kind: "pss", RSSBytes: m.rss, AnonBytes: m.anon, Processes: m.processes}
 	if !m.pssOK {
 		out.Bytes, out.Kind = m.rss, "rss"
 	}
@@ -99,7 +99,7 @@ var pgCounters = []string{"xact_commit", "xact_rollback", "blks_hit", "blks_read
 
 func (p *pgProbe) counters(ctx context.Context) (map[string]int64, error) {
 	sql := "SELECT " + strings.Join(pgCounters, ", ") + " FROM pg_stat_database WHERE datname = current_database()"
-	rows, err := pgsql.QueryText(ctx, p.conn, sql)
+	rows, err := p.conn.QueryText(ctx, sql)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (p *pgProbe) settled(ctx context.Context) bool {
 		kids, err := children(p.pm)
 		return err != nil || !slices.ContainsFunc(kids, func(k int) bool { return !slices.Contains(p.before, k) })
 	}
-	rows, err := pgsql.QueryText(ctx, p.conn, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", p.appName)
+	rows, err := p.conn.QueryText(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", p.appName)
 	return err != nil || rows[0][0] == "0"
 }
 
@@ -153,11 +153,11 @@ func (p *pgProbe) settled(ctx context.Context) bool {
 // processes are visible in this machine's /proc: the server is reached
 // over a local address or socket, and conn's backend is a postgres
 // process whose parent is one too. Otherwise it says why not.
-func findPostmaster(ctx context.Context, conn *pgconn.PgConn, host string) (int, string) {
+func findPostmaster(ctx context.Context, conn *pgsql.Client, host string) (int, string) {
 	if !isLocal(host) {
 		return 0, fmt.Sprintf("the server at %s is not on this machine", host)
 	}
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT pg_backend_pid()")
+	rows, err := conn.QueryText(ctx, "SELECT pg_backend_pid()")
 	if err != nil {
 		return 0, fmt.Sprintf("cannot read the backend's pid: %v", err)
 	}
@@ -210,7 +210,7 @@ func (p *redisProbe) cpu() (cpuTime, error) {
 	return cpuTime{user: user, sys: sys, source: "INFO cpu", sigma: 2 * math.Sqrt(1.0/12) * 1e-6}, nil
 }
 
-func (p *redisProbe) memory() (*Memory, error) {
+func (p *redisProbe) memory() (*schema.Memory, error) {
 	m, err := p.rc.Info("memory")
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func (p *redisProbe) memory() (*Memory, error) {
 		return nil, errors.New("INFO memory has no used_memory")
 	}
 	rss, _ := infoInt(m, "used_memory_rss")
-	return &Memory{Bytes: used, Kind: "used_memory", RSSBytes: rss}, nil
+	return &schema.Memory{Bytes: used, Kind: "used_memory", RSSBytes: rss}, nil
 }
 
 // redisCounters are the INFO stats fields a sample records.

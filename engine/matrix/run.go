@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"net"
 	"slices"
 	"strconv"
@@ -16,7 +17,6 @@ import (
 	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // ErrContract is wrapped by the error Run returns when the read paths do
@@ -26,8 +26,8 @@ var ErrContract = errors.New("contract check failed")
 // runner is the state of one Run.
 type runner struct {
 	cfg        Config
-	res        *Result
-	pg         *pgconn.PgConn
+	res        *schema.Result
+	pg         *pgsql.Client
 	redis      net.Conn
 	pgProbe    *pgProbe
 	redisProbe *redisProbe
@@ -47,14 +47,14 @@ type runner struct {
 // short, both leaving a partial, interrupted result. An error from c.Save
 // also stops the run; Run then returns it with the result. The result is
 // never nil.
-func Run(ctx context.Context, c *Config) (*Result, error) {
+func Run(ctx context.Context, c *Config) (*schema.Result, error) {
 	cfg, err := c.withDefaults()
 	if err != nil {
-		return &Result{Schema: Schema, Partial: true, Samples: []Sample{}}, err
+		return &schema.Result{Schema: schema.Version, Partial: true, Samples: []schema.Sample{}}, err
 	}
 	r := &runner{cfg: cfg, programs: map[progKey]*script.Program{}}
-	r.res = &Result{Schema: Schema, Partial: true, Start: cfg.Now(), Plan: cfg.plan(),
-		Environment: machine(&cfg), Warmup: []Warmup{}, Samples: []Sample{}}
+	r.res = &schema.Result{Schema: schema.Version, Partial: true, Start: cfg.Now(), Plan: cfg.plan(),
+		Environment: machine(&cfg), Warmup: []schema.Warmup{}, Samples: []schema.Sample{}}
 	setupCtx, cancel := stopContext(ctx, cfg.Stop)
 	defer cancel()
 	if err := r.connect(setupCtx); err != nil {
@@ -96,13 +96,13 @@ func (r *runner) stopped(ctx context.Context, err error) error {
 
 // connect opens the set-up and probe connections.
 func (r *runner) connect(ctx context.Context) error {
-	pg, err := r.cfg.PG.PgConn(ctx)
+	pg, err := r.cfg.PG.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("cannot connect to PostgreSQL: %w", err)
 	}
 	redis, err := resp.Dial(ctx, r.cfg.RESP)
 	if err != nil {
-		pg.Close(context.Background())
+		pg.Close()
 		return fmt.Errorf("cannot connect to Redis: %w", err)
 	}
 	r.pg, r.redis = pg, redis
@@ -110,12 +110,12 @@ func (r *runner) connect(ctx context.Context) error {
 	rc.SetTimeout(redisTimeout)
 	r.redisProbe = &redisProbe{rc: rc, cgroup: r.cfg.RedisCgroup}
 	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, cgroup: r.cfg.PostgresCgroup,
-		appName: pg.ParameterStatus("application_name")}
+		appName: pg.Parameter("application_name")}
 	return nil
 }
 
 func (r *runner) close() {
-	r.pg.Close(context.Background())
+	r.pg.Close()
 	r.redis.Close()
 }
 
@@ -189,7 +189,7 @@ func (r *runner) contract(ctx context.Context) error {
 // dataset reads the size of the loaded dataset; random keys are drawn
 // from 1..items.
 func (r *runner) dataset(ctx context.Context) error {
-	rows, err := pgsql.QueryText(ctx, r.pg, "SELECT max(id), max(length(v)) FROM "+workloads.ItemsTable+" WHERE id >= 1")
+	rows, err := r.pg.QueryText(ctx, "SELECT max(id), max(length(v)) FROM "+workloads.ItemsTable+" WHERE id >= 1")
 	if err != nil {
 		return fmt.Errorf("reading the dataset: %w", err)
 	}
@@ -250,7 +250,7 @@ func (r *runner) warmup(ctx context.Context) error {
 	if r.cfg.Warmup <= 0 {
 		return nil
 	}
-	if _, err := pgsql.QueryText(ctx, r.pg, "SELECT count(v) FROM "+workloads.ItemsTable); err != nil {
+	if _, err := r.pg.QueryText(ctx, "SELECT count(v) FROM "+workloads.ItemsTable); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.Keys)
@@ -276,7 +276,7 @@ func (r *runner) warmup(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("warm-up of %s with %d keys at %d connections failed: %w", p.Name, keys, conns, err)
 		}
-		w := Warmup{Path: p.Name, Keys: keys, Connections: conns, BenchS: res.Bench.Seconds(), Requests: res.Stats.Total.Cnt}
+		w := schema.Warmup{Path: p.Name, Keys: keys, Connections: conns, BenchS: res.Bench.Seconds(), Requests: res.Stats.Total.Cnt}
 		r.res.Warmup = append(r.res.Warmup, w)
 		r.logf("warm-up %s keys=%d conns=%d: %.0f req/s", p.Name, keys, conns, float64(w.Requests)/max(w.BenchS, 1e-9))
 	}
@@ -337,8 +337,8 @@ func (r *runner) finish(planned int, err error) error {
 // pass (a server restart, a dropped connection) up to Config.Retries
 // times, with a pause that doubles each time. Every failed try is kept in
 // the sample's Retries; a Ctrl-C ends the tries.
-func (r *runner) trySample(ctx context.Context, i, n int, sl slot) Sample {
-	var tries []Try
+func (r *runner) trySample(ctx context.Context, i, n int, sl slot) schema.Sample {
+	var tries []schema.Try
 	wait := r.cfg.RetryWait
 	for {
 		s := r.runSample(ctx, i, sl)
@@ -346,7 +346,7 @@ func (r *runner) trySample(ctx context.Context, i, n int, sl slot) Sample {
 		if !s.Failed() || s.Interrupted || len(tries) == r.cfg.Retries || r.stopRequested(ctx) {
 			return s
 		}
-		tries = append(tries, Try{Start: s.Start, Error: s.Error})
+		tries = append(tries, schema.Try{Start: s.Start, Error: s.Error})
 		r.logf("[%d/%d] %s keys=%d conns=%d repeat=%d: try %d failed: %s; trying again in %v",
 			i+1, n, s.Path, s.Keys, s.Connections, s.Repeat, len(tries), s.Error, wait)
 		if !r.pause(ctx, wait) {
@@ -377,8 +377,8 @@ func (r *runner) pause(ctx context.Context, d time.Duration) bool {
 // try's counters and settle work.
 func (r *runner) reconnect(ctx context.Context) {
 	if err := r.pg.Ping(ctx); err != nil {
-		if pg, err := r.cfg.PG.PgConn(ctx); err == nil {
-			r.pg.Close(context.Background())
+		if pg, err := r.cfg.PG.Open(ctx); err == nil {
+			r.pg.Close()
 			r.pg, r.pgProbe.conn = pg, pg
 		}
 	}
@@ -394,7 +394,7 @@ func (r *runner) reconnect(ctx context.Context) {
 
 // report writes a sample's progress line, with the time the run has taken
 // and an estimate of the time left from the samples so far.
-func (r *runner) report(i, n int, s *Sample, start time.Time) {
+func (r *runner) report(i, n int, s *schema.Sample, start time.Time) {
 	elapsed := time.Since(start)
 	left := time.Duration(float64(elapsed) / float64(i+1) * float64(n-i-1))
 	head := fmt.Sprintf("[%d/%d %s, ~%s left] %s keys=%d conns=%d repeat=%d", i+1, n,

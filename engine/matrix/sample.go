@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,8 +74,8 @@ func (r *runner) engineConfig(p workloads.Path, keys, conns int, d time.Duration
 }
 
 // runSample measures one sample.
-func (r *runner) runSample(ctx context.Context, i int, sl slot) Sample {
-	s := Sample{Order: i, Path: sl.path.Name, Keys: sl.keys, Connections: sl.conns, Repeat: sl.repeat,
+func (r *runner) runSample(ctx context.Context, i int, sl slot) schema.Sample {
+	s := schema.Sample{Order: i, Path: sl.path.Name, Keys: sl.keys, Connections: sl.conns, Repeat: sl.repeat,
 		Start: r.cfg.Now(), RandomSeed: sl.seed}
 	cfg, err := r.engineConfig(sl.path, sl.keys, sl.conns, r.cfg.Duration, sl.seed)
 	if err != nil {
@@ -100,7 +101,7 @@ func (r *runner) runSample(ctx context.Context, i int, sl slot) Sample {
 }
 
 // fillSample copies the engine's figures into s.
-func fillSample(s *Sample, res *engine.Result, probeCPU time.Duration) {
+func fillSample(s *schema.Sample, res *engine.Result, probeCPU time.Duration) {
 	t := res.Stats.Total
 	s.BenchS, s.ConnectS = res.Bench.Seconds(), res.ConnElapsed.Seconds()
 	s.Requests, s.Failures, s.Aborted = t.Cnt, t.Failures(), res.Aborted
@@ -117,16 +118,16 @@ func fillSample(s *Sample, res *engine.Result, probeCPU time.Duration) {
 		user -= time.Duration(float64(probe) * float64(user) / float64(total))
 		sys = max(total-probe-user, 0)
 	}
-	s.Client = Client{UserS: user.Seconds(), SysS: sys.Seconds(), ProbeS: probeCPU.Seconds()}
+	s.Client = schema.Client{UserS: user.Seconds(), SysS: sys.Seconds(), ProbeS: probeCPU.Seconds()}
 	if n := s.Requests + s.Failures; n > 0 {
 		s.Client.CPUUsPerReq = (user + sys).Seconds() * 1e6 / float64(n)
 	}
 }
 
 // newLatency summarises the latencies of the successful requests.
-func newLatency(t *stats.Txn) Latency {
+func newLatency(t *stats.Txn) schema.Latency {
 	h := t.Hist
-	l := Latency{
+	l := schema.Latency{
 		MeanUs: t.Latency.Mean(), StddevUs: t.Latency.Stddev(),
 		P50Us: h.Quantile(50), P90Us: h.Quantile(90), P99Us: h.Quantile(99), P999Us: h.Quantile(99.9),
 		MaxUs: h.Max(),

@@ -48,11 +48,11 @@ func TestWarmupSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg.SetFallbackApplicationName("gbench")
-	setup, err := pg.PgConn(ctx)
+	setup, err := pg.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer setup.Close(ctx)
+	defer setup.Close()
 	if err := workloads.Load(ctx, setup, nil, workloads.Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -69,11 +69,11 @@ func TestServerCPUTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup, err := pg.PgConn(ctx)
+	setup, err := pg.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer setup.Close(ctx)
+	defer setup.Close()
 	if err := workloads.Load(ctx, setup, nil, workloads.Options{}); err != nil {
 		t.Fatal(err)
 	}

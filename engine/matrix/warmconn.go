@@ -2,7 +2,6 @@ package matrix
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/script"
-	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // Every sample opens its own connections, and a new PostgreSQL backend's
@@ -27,9 +25,6 @@ import (
 
 // warmTimeout bounds the warm-up exchange of one connection.
 const warmTimeout = 60 * time.Second
-
-// int8ArrayOID is the type oid of bigint[].
-const int8ArrayOID = 1016
 
 // warmSQL opens connections like pg, then runs query (the path's
 // statement, $1 a bigint[]) once on each with the keys 1..n, as an unnamed
@@ -61,43 +56,11 @@ func (w *warmSQL) Connect(ctx context.Context, dial engine.DialFunc) (*pgsql.Con
 	if err != nil {
 		return nil, err
 	}
-	if err := w.warm(c.Net); err != nil {
+	if err := c.ExecOnce(w.query, []uint32{pgsql.Int8ArrayOID}, [][]byte{w.keys}, time.Now().Add(warmTimeout)); err != nil {
 		c.Net.Close()
 		return nil, fmt.Errorf("warming up the connection: %w", err)
 	}
 	return c, nil
-}
-
-// warm runs the statement once and reads up to ReadyForQuery: nothing is
-// left unread for the engine.
-func (w *warmSQL) warm(conn net.Conn) error {
-	if err := conn.SetDeadline(time.Now().Add(warmTimeout)); err != nil {
-		return err
-	}
-	fe := pgproto3.NewFrontend(conn, conn)
-	fe.Send(&pgproto3.Parse{Query: w.query, ParameterOIDs: []uint32{int8ArrayOID}})
-	fe.Send(&pgproto3.Bind{Parameters: [][]byte{w.keys}})
-	fe.Send(&pgproto3.Execute{})
-	fe.Send(&pgproto3.Sync{})
-	if err := fe.Flush(); err != nil {
-		return err
-	}
-	var failed error
-	for {
-		msg, err := fe.Receive()
-		if err != nil {
-			return err
-		}
-		switch m := msg.(type) {
-		case *pgproto3.ErrorResponse:
-			failed = errors.New(m.Message)
-		case *pgproto3.ReadyForQuery:
-			if failed == nil {
-				failed = conn.SetDeadline(time.Time{})
-			}
-			return failed
-		}
-	}
 }
 
 // respConnector opens the engine's Redis connections, each checked with

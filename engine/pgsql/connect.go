@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 
@@ -70,12 +69,6 @@ func (c *Config) Host() string { return c.pg.Host }
 // Port returns the first port the configuration connects to.
 func (c *Config) Port() uint16 { return c.pg.Port }
 
-// PgConn connects and returns a plain pgconn connection, for setup work
-// such as initialization and reading the scale.
-func (c *Config) PgConn(ctx context.Context) (*pgconn.PgConn, error) {
-	return pgconn.ConnectConfig(ctx, c.pg)
-}
-
 // DialFunc opens a network connection.
 type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
 
@@ -136,11 +129,3 @@ func (c *Config) SetFallbackApplicationName(name string) {
 
 // User returns the user the configuration connects as.
 func (c *Config) User() string { return c.pg.User }
-
-// PgConnNotices is PgConn with server notices printed to w, the way libpq
-// prints them ("NOTICE:  ...").
-func (c *Config) PgConnNotices(ctx context.Context, w io.Writer) (*pgconn.PgConn, error) {
-	cfg := c.pg.Copy()
-	cfg.OnNotice = NoticeWriter(w)
-	return pgconn.ConnectConfig(ctx, cfg)
-}

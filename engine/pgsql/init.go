@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // DefaultInitSteps is pgbench's default -I value: drop, create, generate
@@ -65,7 +63,7 @@ func (o InitOptions) withDefaults() InitOptions {
 //
 // Server notices (such as "table ... does not exist, skipping" when dropping)
 // are not written by Init: pgbench gets them from libpq's notice processor,
-// so the caller should connect with NoticeWriter(log) as OnNotice.
+// so the caller should connect with noticeWriter(log) as OnNotice.
 //
 // Init uses conn alone and must not share it with other goroutines while it
 // runs. Progress lines are written to log from pgconn's COPY goroutine, while
@@ -75,7 +73,7 @@ func (o InitOptions) withDefaults() InitOptions {
 // cancelled, Init stops between statements or between COPY chunks and
 // returns ctx.Err(). After an error, conn may be closed or left inside a
 // failed transaction: the caller should close it.
-func Init(ctx context.Context, conn *pgconn.PgConn, o InitOptions, log io.Writer, tty bool) error {
+func Init(ctx context.Context, conn *Client, o InitOptions, log io.Writer, tty bool) error {
 	o = o.withDefaults()
 	if err := initCheckSteps(o.Steps); err != nil {
 		return err
@@ -159,7 +157,7 @@ func (s *initSummary) String() string {
 // initializer carries what every step needs.
 type initializer struct {
 	ctx  context.Context
-	conn *pgconn.PgConn
+	conn *Client
 	o    InitOptions
 	log  io.Writer
 	tty  bool

@@ -38,13 +38,13 @@ func BenchmarkInitGenerateScale10(b *testing.B) {
 	var log bytes.Buffer
 	conn := initTestConnect(b, cfg, db, &log)
 	ctx := context.Background()
-	if err := Init(ctx, conn, InitOptions{Steps: "dt", Scale: scale, FillFactor: 100}, &log, false); err != nil {
+	if err := Init(ctx, &Client{pc: conn}, InitOptions{Steps: "dt", Scale: scale, FillFactor: 100}, &log, false); err != nil {
 		b.Fatal(err)
 	}
 	rows := float64(initAccountRows(scale))
 	b.Run("gbench", func(b *testing.B) {
 		for b.Loop() {
-			if err := Init(ctx, conn, InitOptions{Steps: "g", Scale: scale, FillFactor: 100}, io.Discard, false); err != nil {
+			if err := Init(ctx, &Client{pc: conn}, InitOptions{Steps: "g", Scale: scale, FillFactor: 100}, io.Discard, false); err != nil {
 				b.Fatal(err)
 			}
 		}

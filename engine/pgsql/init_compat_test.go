@@ -199,7 +199,7 @@ func TestInitCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	log := initCancelWriter{cancel: cancel, on: "tuples"}
-	err := Init(ctx, conn, InitOptions{Steps: "dtg", Scale: 5, FillFactor: 100}, log, false)
+	err := Init(ctx, &Client{pc: conn}, InitOptions{Steps: "dtg", Scale: 5, FillFactor: 100}, log, false)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Init after cancel returned %v, want context.Canceled", err)
 	}

@@ -144,7 +144,7 @@ func (in *initializer) copyAccounts(freeze bool) error {
 func (in *initializer) copyRows(table string, freeze bool, row initRowFunc, total int64, prog *initProgress) error {
 	sql := initCopySQL(table, freeze)
 	r := newInitRowReader(in.ctx, row, total, prog)
-	_, err := in.conn.CopyFrom(in.ctx, r, sql)
+	_, err := in.conn.copyFrom(in.ctx, r, sql)
 	switch {
 	case in.ctx.Err() != nil:
 		return in.ctx.Err()

@@ -30,7 +30,7 @@ func (e *InitError) Error() string {
 func (e *InitError) Message() string {
 	var pgErr *pgconn.PgError
 	if errors.As(e.Err, &pgErr) {
-		return strings.TrimSuffix(initLibpqMessage(pgErr, true), "\n")
+		return strings.TrimSuffix(libpqMessage(pgErr, true), "\n")
 	}
 	return e.Err.Error()
 }
@@ -38,22 +38,21 @@ func (e *InitError) Message() string {
 // Unwrap returns Err, so errors.As finds the *pgconn.PgError.
 func (e *InitError) Unwrap() error { return e.Err }
 
-// NoticeWriter returns a pgconn.NoticeHandler that writes each server notice
+// noticeWriter returns a pgconn.NoticeHandler that writes each server notice
 // to w as libpq's default notice processor writes it to stderr, for example
-// `NOTICE:  table "pgbench_accounts" does not exist, skipping`. Set it as
-// pgconn.Config.OnNotice to print what pgbench prints. The handler runs on
-// the goroutine using the connection; write errors are dropped, as libpq
-// drops them.
-func NoticeWriter(w io.Writer) pgconn.NoticeHandler {
+// `NOTICE:  table "pgbench_accounts" does not exist, skipping`. The handler
+// runs on the goroutine using the connection; write errors are dropped, as
+// libpq drops them.
+func noticeWriter(w io.Writer) pgconn.NoticeHandler {
 	return func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		_, _ = io.WriteString(w, initLibpqMessage((*pgconn.PgError)(n), false))
+		_, _ = io.WriteString(w, libpqMessage((*pgconn.PgError)(n), false))
 	}
 }
 
-// initLibpqMessage formats a server message like libpq's default verbosity:
+// libpqMessage formats a server message like libpq's default verbosity:
 // "SEVERITY:  message" and the DETAIL, HINT and (for errors only, libpq's
 // default) CONTEXT fields, each line ending in a newline.
-func initLibpqMessage(e *pgconn.PgError, withContext bool) string {
+func libpqMessage(e *pgconn.PgError, withContext bool) string {
 	var b strings.Builder
 	b.WriteString(e.Severity + ":  " + e.Message + "\n")
 	field := func(name, value string) {
@@ -71,8 +70,8 @@ func initLibpqMessage(e *pgconn.PgError, withContext bool) string {
 
 // initExec runs one statement with the simple query protocol, as
 // pgbench's PQexec does. A cancelled ctx wins over the error it causes.
-func initExec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
-	_, err := conn.Exec(ctx, sql).ReadAll()
+func initExec(ctx context.Context, conn *Client, sql string) error {
+	err := conn.Exec(ctx, sql)
 	if err == nil {
 		return nil
 	}
@@ -85,8 +84,8 @@ func initExec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
 // initServerMajor is the major version of the server conn is connected to,
 // read from the server_version parameter ("15.20 (Debian ...)" gives 15,
 // "9.6.3" gives 9); 0 when it cannot be read.
-func initServerMajor(conn *pgconn.PgConn) int {
-	v := conn.ParameterStatus("server_version")
+func initServerMajor(conn *Client) int {
+	v := conn.Parameter("server_version")
 	end := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
 	if end >= 0 {
 		v = v[:end]

@@ -51,7 +51,7 @@ func initTestConnect(tb testing.TB, cfg *pgconn.Config, db string, notices *byte
 	c.Database = db
 	c.OnNotice = nil
 	if notices != nil {
-		c.OnNotice = NoticeWriter(notices)
+		c.OnNotice = noticeWriter(notices)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -146,7 +146,7 @@ func initTestRunOurs(tb testing.TB, cfg *pgconn.Config, db string, o InitOptions
 	tb.Helper()
 	var stderr bytes.Buffer
 	conn := initTestConnect(tb, cfg, db, &stderr)
-	err := Init(context.Background(), conn, o, &stderr, tty)
+	err := Init(context.Background(), &Client{pc: conn}, o, &stderr, tty)
 	if qe, ok := err.(*InitError); ok {
 		fmt.Fprintf(&stderr, "pgbench: error: query failed: %s\npgbench: detail: Query was: %s\n", qe.Message(), qe.SQL)
 	}

@@ -320,7 +320,7 @@ func TestInitErrorText(t *testing.T) {
 
 func TestNoticeWriter(t *testing.T) {
 	var log bytes.Buffer
-	NoticeWriter(&log)(nil, &pgconn.Notice{Severity: "NOTICE", Message: "m", Where: "not shown"})
+	noticeWriter(&log)(nil, &pgconn.Notice{Severity: "NOTICE", Message: "m", Where: "not shown"})
 	if got, want := log.String(), "NOTICE:  m\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // resultSeeds are valid results, written compactly so that the fuzzer
@@ -199,7 +199,7 @@ func checkLatencySum(t *testing.T, what string, m, a, b *Latency) {
 	}
 }
 
-// FuzzMatrixReport feeds arbitrary files to "gbench report": matrix.Read
+// FuzzMatrixReport feeds arbitrary files to "gbench report": schema.Read
 // refuses a file with an error that says it is not a matrix result or
 // names what is wrong; a file it accepts writes back the same, and gives
 // a markdown report and SVG charts, the same each time, without a panic
@@ -221,7 +221,7 @@ func FuzzMatrixReport(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := matrix.Read(bytes.NewReader(data))
+		r, err := schema.Read(bytes.NewReader(data))
 		if err != nil {
 			if msg := err.Error(); !strings.HasPrefix(msg, "not a gbench matrix result: ") && !strings.HasPrefix(msg, "invalid gbench matrix result: ") {
 				t.Fatalf("error %q", msg)
@@ -232,7 +232,7 @@ func FuzzMatrixReport(f *testing.F) {
 		if err := r.Write(&w); err != nil {
 			t.Fatalf("Write: %v", err)
 		}
-		back, err := matrix.Read(bytes.NewReader(w.Bytes()))
+		back, err := schema.Read(bytes.NewReader(w.Bytes()))
 		if err != nil {
 			t.Fatalf("a result read back after writing fails: %v", err)
 		}
@@ -243,7 +243,7 @@ func FuzzMatrixReport(f *testing.F) {
 }
 
 // renderMatrix writes the report and every chart of r.
-func renderMatrix(t *testing.T, r *matrix.Result) string {
+func renderMatrix(t *testing.T, r *schema.Result) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Matrix(&b, r); err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // Matrix writes the markdown report of a matrix run: throughput tables per
@@ -16,7 +16,7 @@ import (
 // links the charts MatrixCharts returns, which the caller writes next to
 // it. Every figure is the median over the valid samples of a cell; the
 // caller decides whether a partial or failed result deserves a report.
-func Matrix(w io.Writer, r *matrix.Result) error {
+func Matrix(w io.Writer, r *schema.Result) error {
 	m := newMatrixDoc(r)
 	m.header()
 	m.throughput()
@@ -31,8 +31,8 @@ func Matrix(w io.Writer, r *matrix.Result) error {
 // matrixDoc builds the report in memory.
 type matrixDoc struct {
 	b     bytes.Buffer
-	r     *matrix.Result
-	cells map[cellID]matrix.Cell
+	r     *schema.Result
+	cells map[cellID]schema.Cell
 	top   int // the highest connection count
 }
 
@@ -41,8 +41,8 @@ type cellID struct {
 	keys, conns int
 }
 
-func newMatrixDoc(r *matrix.Result) *matrixDoc {
-	m := &matrixDoc{r: r, cells: map[cellID]matrix.Cell{}}
+func newMatrixDoc(r *schema.Result) *matrixDoc {
+	m := &matrixDoc{r: r, cells: map[cellID]schema.Cell{}}
 	for _, c := range r.Cells() {
 		m.cells[cellID{c.Path, c.Keys, c.Connections}] = c
 	}
@@ -52,7 +52,7 @@ func newMatrixDoc(r *matrix.Result) *matrixDoc {
 	return m
 }
 
-func (m *matrixDoc) cell(path string, keys, conns int) matrix.Cell {
+func (m *matrixDoc) cell(path string, keys, conns int) schema.Cell {
 	return m.cells[cellID{path, keys, conns}]
 }
 
@@ -86,12 +86,12 @@ func (m *matrixDoc) header() {
 }
 
 // planned is the number of samples the plan asked for.
-func planned(r *matrix.Result) int {
+func planned(r *schema.Result) int {
 	p := &r.Plan
 	return len(p.Paths) * len(p.Keys) * len(p.Connections) * p.Repeats
 }
 
-func contractText(r *matrix.Result) string {
+func contractText(r *schema.Result) string {
 	if r.Contract.Passed {
 		return "passed — every path returned the same values, in request order, for the same keys"
 	}
@@ -122,7 +122,7 @@ func (m *matrixDoc) environment() {
 }
 
 // endpoint describes one server.
-func (m *matrixDoc) endpoint(name string, e *matrix.Endpoint) {
+func (m *matrixDoc) endpoint(name string, e *schema.Endpoint) {
 	where := "existing server at " + e.Address
 	if e.Sandbox {
 		where = "throwaway sandbox"

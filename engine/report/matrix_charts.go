@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/gbench/gbench/engine/chart"
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // ThroughputChart is the file name of the req/s chart for keys per
@@ -30,7 +30,7 @@ func (c MatrixChart) WriteSVG(w io.Writer) error { return c.svg.WriteSVG(w) }
 // per request, req/s against connections (a line per path, whiskers for
 // the min–max of the repeats), then for each keys per request the p50 and
 // p99 latency of each path at the highest connection count.
-func MatrixCharts(r *matrix.Result) []MatrixChart {
+func MatrixCharts(r *schema.Result) []MatrixChart {
 	m := newMatrixDoc(r)
 	var out []MatrixChart
 	for _, k := range r.Plan.Keys {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // throughput writes, for each keys per request, the median req/s with its
@@ -27,7 +27,7 @@ func (m *matrixDoc) throughput() {
 }
 
 // reqsText is a cell's median req/s and range.
-func (m *matrixDoc) reqsText(c matrix.Cell) string {
+func (m *matrixDoc) reqsText(c schema.Cell) string {
 	if c.Samples == 0 {
 		return "—"
 	}
@@ -39,7 +39,7 @@ func (m *matrixDoc) reqsText(c matrix.Cell) string {
 }
 
 // nText marks a cell with fewer valid samples than repeats.
-func (m *matrixDoc) nText(c matrix.Cell) string {
+func (m *matrixDoc) nText(c schema.Cell) string {
 	if c.Samples < m.r.Plan.Repeats {
 		return fmt.Sprintf(" n=%d", c.Samples)
 	}
@@ -80,7 +80,7 @@ func (m *matrixDoc) ratios() {
 	m.printf("\n")
 }
 
-func ratioText(a, b matrix.Cell) string {
+func ratioText(a, b schema.Cell) string {
 	if a.Samples == 0 || b.Samples == 0 || b.ReqS == 0 {
 		return "—"
 	}
@@ -109,7 +109,7 @@ func (m *matrixDoc) latency() {
 	m.printf("\n")
 }
 
-func msText(c matrix.Cell, us float64) string {
+func msText(c schema.Cell, us float64) string {
 	if c.Samples == 0 {
 		return "—"
 	}
@@ -154,7 +154,7 @@ func (m *matrixDoc) cpuNotes() {
 	}
 }
 
-func serverCPUText(c matrix.Cell) string {
+func serverCPUText(c schema.Cell) string {
 	switch {
 	case !c.ServerCPU:
 		return "—"
@@ -164,14 +164,14 @@ func serverCPUText(c matrix.Cell) string {
 	return sig3(c.ServerUsPerReq)
 }
 
-func clientCPUText(c matrix.Cell) string {
+func clientCPUText(c schema.Cell) string {
 	if c.Samples == 0 {
 		return "—"
 	}
 	return sig3(c.ClientUsPerReq)
 }
 
-func memoryText(c matrix.Cell) string {
+func memoryText(c schema.Cell) string {
 	if c.MemoryKind == "" {
 		return "—"
 	}
@@ -203,7 +203,7 @@ func (m *matrixDoc) tableRow(cells []string) {
 }
 
 // pathNames lists the plan's paths.
-func pathNames(p *matrix.Plan) []string {
+func pathNames(p *schema.Plan) []string {
 	var out []string
 	for _, pp := range p.Paths {
 		out = append(out, pp.Name)

@@ -10,19 +10,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/engine/matrix/schema"
 )
 
 // readMatrixInput reads the hand-made result the golden files come from:
 // three paths, 1 and 64 keys, 4 and 256 connections, 2 repeats.
-func readMatrixInput(t *testing.T) *matrix.Result {
+func readMatrixInput(t *testing.T) *schema.Result {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "matrix", "input.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := matrix.Read(f)
+	r, err := schema.Read(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Postgres describes a PostgreSQL server.
@@ -33,14 +32,14 @@ type Setting struct {
 
 // DescribePostgres reads the server's version and the settings that
 // differ from their defaults.
-func DescribePostgres(ctx context.Context, conn *pgconn.PgConn) (*Postgres, error) {
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT current_setting('server_version'), current_setting('server_version_num')")
+func DescribePostgres(ctx context.Context, conn *pgsql.Client) (*Postgres, error) {
+	rows, err := conn.QueryText(ctx, "SELECT current_setting('server_version'), current_setting('server_version_num')")
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}
 	p := &Postgres{Version: rows[0][0], Settings: []Setting{}}
 	p.VersionNum, _ = strconv.Atoi(rows[0][1])
-	rows, err = pgsql.QueryText(ctx, conn, "SELECT name, current_setting(name), source FROM pg_settings WHERE source <> 'default' ORDER BY name")
+	rows, err = conn.QueryText(ctx, "SELECT name, current_setting(name), source FROM pg_settings WHERE source <> 'default' ORDER BY name")
 	if err != nil {
 		return nil, fmt.Errorf("reading pg_settings: %w", err)
 	}
@@ -76,9 +75,9 @@ type TableVacuums struct{ Vacuum, Analyze int64 }
 // ReadPostgres reads the counters. versionNum is the server's
 // server_version_num (Postgres.VersionNum), which says where the
 // checkpoint counts are.
-func ReadPostgres(ctx context.Context, conn *pgconn.PgConn, versionNum int) (*PostgresCounters, error) {
+func ReadPostgres(ctx context.Context, conn *pgsql.Client, versionNum int) (*PostgresCounters, error) {
 	c := &PostgresCounters{At: time.Now(), Vacuums: map[string]TableVacuums{}}
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
+	rows, err := conn.QueryText(ctx, "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -91,12 +90,12 @@ func ReadPostgres(ctx context.Context, conn *pgconn.PgConn, versionNum int) (*Po
 	if versionNum >= 170000 {
 		q = "SELECT num_timed, num_requested FROM pg_stat_checkpointer"
 	}
-	if rows, err = pgsql.QueryText(ctx, conn, q); err != nil {
+	if rows, err = conn.QueryText(ctx, q); err != nil {
 		return nil, fmt.Errorf("reading the checkpoint counts: %w", err)
 	}
 	c.CheckpointsTimed, _ = strconv.ParseInt(rows[0][0], 10, 64)
 	c.CheckpointsRequested, _ = strconv.ParseInt(rows[0][1], 10, 64)
-	rows, err = pgsql.QueryText(ctx, conn, `SELECT schemaname || '.' || relname, autovacuum_count, autoanalyze_count
+	rows, err = conn.QueryText(ctx, `SELECT schemaname || '.' || relname, autovacuum_count, autoanalyze_count
 		FROM pg_stat_all_tables WHERE autovacuum_count + autoanalyze_count > 0`)
 	if err != nil {
 		return nil, fmt.Errorf("reading the autovacuum counts: %w", err)
@@ -106,7 +105,7 @@ func ReadPostgres(ctx context.Context, conn *pgconn.PgConn, versionNum int) (*Po
 		a, _ := strconv.ParseInt(r[2], 10, 64)
 		c.Vacuums[r[0]] = TableVacuums{v, a}
 	}
-	rows, err = pgsql.QueryText(ctx, conn, "SELECT coalesce(query, '') FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")
+	rows, err = conn.QueryText(ctx, "SELECT coalesce(query, '') FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")
 	if err != nil {
 		return nil, fmt.Errorf("reading the autovacuum workers: %w", err)
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Probe reads the servers' counters at the start and the end of measured
@@ -17,7 +17,7 @@ import (
 type Probe struct {
 	// PG, when set, opens a connection to the run's database;
 	// VersionNum is the server's server_version_num.
-	PG         func(ctx context.Context) (*pgconn.PgConn, error)
+	PG         func(ctx context.Context) (*pgsql.Client, error)
 	VersionNum int
 	// Redis, when set, opens a client of the run's Redis and returns the
 	// function that closes it.
@@ -72,7 +72,7 @@ func (p *Probe) readPG(ctx context.Context) (*PostgresCounters, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	return ReadPostgres(ctx, conn, p.VersionNum)
 }
 

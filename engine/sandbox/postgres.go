@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // pgSuperuser is the superuser initdb creates; clients connect as it.
@@ -72,14 +71,14 @@ func (s *Sandbox) launchPostgres(ctx context.Context, bin string, acct account) 
 	if err != nil {
 		return err
 	}
-	var conn *pgconn.PgConn
+	var conn *pgsql.Client
 	err = waitReady(ctx, p, s.opts.StartTimeout, logPath, func(ctx context.Context) (err error) {
-		conn, err = pgconn.Connect(ctx, s.socketConnString("postgres"))
+		conn, err = pgsql.Open(ctx, s.socketConnString("postgres"))
 		return err
 	})
 	if err == nil {
 		err = s.prepareDatabase(ctx, conn)
-		err = errors.Join(err, conn.Close(ctx))
+		err = errors.Join(err, conn.Close())
 	}
 	if err != nil {
 		// SIGQUIT, not SIGKILL: the postmaster then removes its shared
@@ -136,20 +135,20 @@ func (s *Sandbox) postgresArgs() []string {
 
 // prepareDatabase creates the run's database and records the server's
 // version and effective settings.
-func (s *Sandbox) prepareDatabase(ctx context.Context, conn *pgconn.PgConn) error {
+func (s *Sandbox) prepareDatabase(ctx context.Context, conn *pgsql.Client) error {
 	db := s.opts.Database
-	rows, err := pgsql.QueryText(ctx, conn, "SELECT 1 FROM pg_database WHERE datname = $1", db)
+	rows, err := conn.QueryText(ctx, "SELECT 1 FROM pg_database WHERE datname = $1", db)
 	if err == nil && len(rows) == 0 {
-		_, err = conn.Exec(ctx, "CREATE DATABASE "+quoteIdent(db)).ReadAll()
+		err = conn.Exec(ctx, "CREATE DATABASE "+quoteIdent(db))
 	}
 	if err != nil {
 		return fmt.Errorf("sandbox: cannot create database %q: %w", db, err)
 	}
-	if rows, err = pgsql.QueryText(ctx, conn, "SELECT current_setting('server_version')"); err != nil {
+	if rows, err = conn.QueryText(ctx, "SELECT current_setting('server_version')"); err != nil {
 		return fmt.Errorf("sandbox: cannot read server_version: %w", err)
 	}
 	s.pgVersion = rows[0][0]
-	rows, err = pgsql.QueryText(ctx, conn, "SELECT n, current_setting(n) FROM unnest($1::text[]) AS n ORDER BY n", s.reportedNames())
+	rows, err = conn.QueryText(ctx, "SELECT n, current_setting(n) FROM unnest($1::text[]) AS n ORDER BY n", s.reportedNames())
 	if err != nil {
 		return fmt.Errorf("sandbox: cannot read settings: %w", err)
 	}

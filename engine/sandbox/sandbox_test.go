@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // needServers skips the test when the binaries o needs are missing, unless
@@ -92,11 +91,11 @@ func TestStartBoth(t *testing.T) {
 func checkPostgres(t *testing.T, s *Sandbox) int {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgconn.Connect(ctx, s.PostgresConnString())
+	conn, err := pgsql.Open(ctx, s.PostgresConnString())
 	if err != nil {
 		t.Fatalf("connect %s: %v", s.PostgresConnString(), err)
 	}
-	t.Cleanup(func() { conn.Close(ctx) })
+	t.Cleanup(func() { conn.Close() })
 	want := map[string]string{
 		"SELECT 1":                             "1",
 		"SHOW max_connections":                 "42",
@@ -123,22 +122,22 @@ func checkPostgres(t *testing.T, s *Sandbox) int {
 		t.Errorf("PostgresURL() = %q", u)
 	}
 	for _, cs := range []string{s.PostgresURL(), connString(s.PostgresSocketDir(), s.PostgresPort(), "gbench test")} {
-		c, err := pgconn.Connect(ctx, cs)
+		c, err := pgsql.Open(ctx, cs)
 		if err != nil {
 			t.Fatalf("connect %s: %v", cs, err)
 		}
 		if db := queryOne(t, c, "SELECT current_database()"); db != "gbench test" {
 			t.Errorf("%s: connected to %q", cs, db)
 		}
-		c.Close(ctx)
+		c.Close()
 	}
 	return int(conn.PID())
 }
 
 // queryOne returns the single value sql yields.
-func queryOne(t *testing.T, conn *pgconn.PgConn, sql string) string {
+func queryOne(t *testing.T, conn *pgsql.Client, sql string) string {
 	t.Helper()
-	rows, err := pgsql.QueryText(context.Background(), conn, sql)
+	rows, err := conn.QueryText(context.Background(), sql)
 	if err != nil || len(rows) != 1 || len(rows[0]) != 1 {
 		t.Fatalf("%s: rows %q, error %v", sql, rows, err)
 	}

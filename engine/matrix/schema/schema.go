@@ -1,4 +1,4 @@
-package matrix
+package schema
 
 import (
 	"encoding/json"
@@ -10,8 +10,8 @@ import (
 	"github.com/gbench/gbench/engine/runenv"
 )
 
-// Schema identifies the layout of Result; Read refuses others.
-const Schema = "gbench-matrix/1"
+// Version identifies the layout of Result; Read refuses others.
+const Version = "gbench-matrix/1"
 
 // Result is what a matrix run wrote: its plan, its environment, the
 // contract check, the warm-up and every sample, in the order they ran.
@@ -285,8 +285,8 @@ func Read(rd io.Reader) (*Result, error) {
 	if err := jsonfile.Decode(rd, &r); err != nil {
 		return nil, fmt.Errorf("not a gbench matrix result: %w", err)
 	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("not a gbench matrix result: schema is %q, expected %q", r.Schema, Schema)
+	if r.Schema != Version {
+		return nil, fmt.Errorf("not a gbench matrix result: schema is %q, expected %q", r.Schema, Version)
 	}
 	if err := r.validate(); err != nil {
 		return nil, fmt.Errorf("invalid gbench matrix result: %w", err)
