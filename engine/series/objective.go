@@ -49,8 +49,8 @@ func ParseObjective(s string) (Objective, error) {
 	o.Strict = m[2] == "<"
 	v, _ := strconv.ParseFloat(m[3], 64)
 	o.BoundUs = v * map[string]float64{"us": 1, "ms": 1e3, "s": 1e6}[m[4]]
-	if o.BoundUs <= 0 {
-		return o, fmt.Errorf("invalid objective %q: the latency bound must be above zero", s)
+	if o.BoundUs <= 0 || math.IsInf(o.BoundUs, 0) {
+		return o, fmt.Errorf("invalid objective %q: the latency bound must be a finite number above zero", s)
 	}
 	if len(terms) == 2 {
 		f := failureTerm.FindStringSubmatch(strings.TrimSpace(terms[1]))
