@@ -22,6 +22,7 @@ func FuzzOptionValue(f *testing.F) {
 		"x=1", "=1", "x=", "a b=c", "x==y", "v_1=hello world", "select-only@2", "a@b@3", "f@", "f@-1",
 		"50,90,99.9,100", "", " ", "0", "100.0001", "nan", "1e-320", "50,,99", " 50 , 99 ",
 		"simple", "extended", "Prepared", "dtgvp", "dtGvpf ", "x", "range", "HASH", "list",
+		"100,200,400", "5%", "nan", "inf", "work_mem=64MB", " a =b",
 	} {
 		f.Add(s)
 	}
@@ -30,7 +31,54 @@ func FuzzOptionValue(f *testing.F) {
 		checkWeightRoundTrip(t, s)
 		checkPercentiles(t, s)
 		checkWords(t, s)
+		checkSeriesValues(t, s)
 	})
+}
+
+// checkSeriesValues checks the values of gbench curve, slo and ab: a
+// refusal quotes the value; --rates gives distinct sorted finite positive
+// rates, --max-rate one, --plateau and --noise a percentage strictly
+// between 0 and 100, --set-a a setting name without quotes or blanks; each
+// written back reads the same.
+func checkSeriesValues(t *testing.T, s string) {
+	t.Helper()
+	quoted := func(opt string, err error) {
+		if !strings.Contains(err.Error(), `"`+s+`"`) {
+			t.Fatalf("%s %q: error %q does not quote the value", opt, s, err)
+		}
+	}
+	var rates []float64
+	if err := (&rateList{p: &rates, name: "--rates"}).Set(s); err != nil {
+		quoted("--rates", err)
+	} else {
+		for i, r := range rates {
+			if !(r > 0 && r <= 1e9) || i > 0 && !(rates[i-1] < r) {
+				t.Fatalf("--rates %q = %v", s, rates)
+			}
+		}
+		var back []float64
+		if err := (&rateList{p: &back}).Set((&rateList{p: &rates}).String()); err != nil || !slices.Equal(back, rates) {
+			t.Fatalf("--rates %q = %v does not round-trip: %v, %v", s, rates, back, err)
+		}
+	}
+	var rate float64
+	if err := (&oneRate{p: &rate, name: "--max-rate"}).Set(s); err != nil {
+		quoted("--max-rate", err)
+	} else if back := 0.0; !(rate > 0 && rate <= 1e9) || (&oneRate{p: &back}).Set((&oneRate{p: &rate}).String()) != nil || back != rate {
+		t.Fatalf("--max-rate %q = %v does not round-trip (%v)", s, rate, back)
+	}
+	var frac float64
+	if err := (&percentValue{p: &frac, name: "--plateau"}).Set(s); err != nil {
+		quoted("--plateau", err)
+	} else if back := 0.0; !(frac > 0 && frac < 1) || (&percentValue{p: &back}).Set((&percentValue{p: &frac}).String()) != nil || math.Abs(back-frac) > 1e-15 {
+		t.Fatalf("--plateau %q = %v does not round-trip (%v)", s, frac, back)
+	}
+	var set []serverSetting
+	if err := (&settingList{p: &set, name: "--set-a"}).Set(s); err != nil {
+		quoted("--set-a", err)
+	} else if len(set) != 1 || set[0].name == "" || strings.ContainsAny(set[0].name, " \t'\";=") {
+		t.Fatalf("--set-a %q = %+v", s, set)
+	}
 }
 
 // checkDefine checks -D: pgbench splits at the first '=', wants a valid
