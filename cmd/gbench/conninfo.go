@@ -91,7 +91,9 @@ func uriKeys(uri string) map[string]bool {
 	if i := strings.IndexAny(p, "/?"); i >= 0 {
 		netloc = p[:i]
 	}
-	set["host"] = strings.Trim(netloc, ",") != "" && !strings.HasPrefix(netloc, ":")
+	// A list of hosts sets the host even when its entries are empty:
+	// "postgres://," is two hosts with the default each, as pgx reads it.
+	set["host"] = strings.Contains(netloc, ",") || netloc != "" && !strings.HasPrefix(netloc, ":")
 	set["port"] = strings.ContainsAny(bracketless(netloc), ":,")
 	if _, q, ok := strings.Cut(p, "?"); ok {
 		for part := range strings.SplitSeq(q, "&") {

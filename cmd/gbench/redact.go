@@ -152,9 +152,29 @@ func uriSecretSpans(s string) []span {
 // PostgreSQL connection string or URI, a Redis URL, or an option with one
 // of those as its value (--pg=..., --redis=...).
 func redactArg(a string) string {
-	if name, value, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
-		return name + "=" + redactArg(value)
+	if name, value, ok := strings.Cut(a, "="); ok && isOptionName(name) {
+		return name + "=" + redactValue(value)
 	}
+	return redactValue(a)
+}
+
+// isOptionName reports whether s is spelled like a long option: "--"
+// and letters, digits and dashes. A value such as "- password=x" is not.
+func isOptionName(s string) bool {
+	name, ok := strings.CutPrefix(s, "--")
+	if !ok || name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// redactValue hides the passwords of a connection string or URL.
+func redactValue(a string) string {
 	for _, scheme := range []string{"redis://", "rediss://", "unix://"} {
 		if hasFoldPrefix(a, scheme) {
 			return resp.RedactURL(a)

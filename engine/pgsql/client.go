@@ -132,3 +132,7 @@ func (c *Config) WithDatabase(db string) *Config {
 	cfg.Database = db
 	return &Config{pg: cfg}
 }
+
+// Password returns the password the configuration connects with ("" when
+// none): for checks that it is never printed.
+func (c *Config) Password() string { return c.pg.Password }
