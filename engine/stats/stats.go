@@ -70,7 +70,10 @@ func (s *Simple) Stddev() float64 {
 		return 0
 	}
 	m := s.Mean()
-	return math.Sqrt(s.Sum2/float64(s.Count) - m*m)
+	// The difference is never negative but by rounding, when the values are
+	// (nearly) all equal: the square root of it would be NaN, which no
+	// summary can print and no JSON can hold.
+	return math.Sqrt(max(s.Sum2/float64(s.Count)-m*m, 0))
 }
 
 // Hist is an HDR histogram of latencies in microseconds.

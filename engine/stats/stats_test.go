@@ -76,3 +76,16 @@ func TestSimpleStddevMatchesDefinition(t *testing.T) {
 		t.Errorf("mean %v stddev %v min %v max %v", s.Mean(), s.Stddev(), s.Min, s.Max)
 	}
 }
+
+// TestSimpleStddevOfEqualValues: six values of 1234.567 make the variance
+// -2.3e-10 by rounding; the standard deviation is 0, not NaN (which no
+// summary prints and no JSON holds).
+func TestSimpleStddevOfEqualValues(t *testing.T) {
+	var s Simple
+	for range 6 {
+		s.Add(1234.567)
+	}
+	if d := s.Stddev(); d != 0 {
+		t.Errorf("stddev of equal values = %v, want 0", d)
+	}
+}
