@@ -190,7 +190,7 @@ func (c *client) startTx(now *int64) bool {
 			return false
 		}
 		*now = c.th.clock()
-		c.th.block.ConnTime += (*now - start) / 1000
+		c.th.cur.ConnTime += (*now - start) / 1000
 	}
 	c.randSaved = c.env.Rand
 	c.txnBegin = *now
@@ -263,7 +263,7 @@ func (c *client) endTx(now *int64) bool {
 		start := *now
 		c.disconnect()
 		*now = c.th.clock()
-		c.th.block.ConnTime += (*now - start) / 1000
+		c.th.cur.ConnTime += (*now - start) / 1000
 	}
 	if c.th.cfg.Transactions > 0 && c.cnt >= c.th.cfg.Transactions || c.th.timeUp(*now) {
 		c.state = stFinished
@@ -285,7 +285,7 @@ func (c *client) recordTxn(now int64, skipped bool) {
 		latency = (now - c.txnScheduled) / 1000
 		lag = (c.txnBegin - c.txnScheduled) / 1000
 	}
-	c.th.recordTxn(c, st, latency, lag)
+	c.th.recordTxn(c, st, latency, lag, now)
 	c.cnt++
 }
 

@@ -70,6 +70,7 @@ type Config struct {
 	// 0 logs them all.
 	SamplingRate float64
 	// OnProgress receives each -P interval, in order, from one goroutine.
+	// It must not keep the statistics it is given (see Progress).
 	OnProgress func(Progress)
 	// Tick is the interval of OnProgress calls when Progress is 0 (for
 	// interval logs without -P lines); 0 for none.
@@ -78,6 +79,30 @@ type Config struct {
 	// connections (a second Ctrl-C). Cancelling Run's context only stops
 	// clients from starting new transactions.
 	HardStop <-chan struct{}
+
+	// Shard is this process's part of a run split over several processes
+	// (gbench --worker); the zero value runs the whole run.
+	Shard Shard
+	// Start, when set, is called once the initial connections are open and
+	// the logs created, and says when the benchmark clock starts: the run
+	// waits until then (see StartPlan). An error ends the run before it
+	// starts, as a failed connection does.
+	Start func(ctx context.Context) (StartPlan, error)
+}
+
+// StartPlan is when a run's clock starts.
+type StartPlan struct {
+	// At is the start on this process's clock; it must carry a monotonic
+	// reading (time.Now().Add(d)). When it is already past, the run starts
+	// at once but keeps At as its origin: its schedule, -T deadline and
+	// intervals stay those of the common start, and Result.Late says how
+	// late it was.
+	At time.Time
+	// Wall is the wall-clock time of At on the run's common timeline (the
+	// server's clock for a rendezvous through the server), used for every
+	// time the run prints or logs: each such time is Wall plus the
+	// monotonic time since At. The zero value means At's own wall clock.
+	Wall time.Time
 }
 
 // Define is one -D name=value.
@@ -102,13 +127,24 @@ type RESPConnector interface {
 
 // Progress is one -P report: the interval's transactions across threads.
 type Progress struct {
+	// Index is the interval's boundary: it ends at the start plus Index
+	// times the -P (or Tick) interval, give or take the time the threads
+	// take to hand their figures over. It counts from 1; a report that came
+	// late covers the boundaries it missed and carries the last of them.
+	Index int
 	// Elapsed is the time since the start of the benchmark.
 	Elapsed time.Duration
 	// Interval is the length of the interval reported.
 	Interval time.Duration
-	// Wall is the wall-clock time of the report.
+	// Wall is the time of the report on the run's timeline.
 	Wall time.Time
-	Txn  *stats.Txn
+	// Txn is the interval's transactions (Block.Total).
+	Txn *stats.Txn
+	// Block is the interval's statistics, per script (when there are
+	// several; one script's are in Total) and per command (-r); Total is
+	// the run's so far. Both belong to the engine and are valid only
+	// during the OnProgress call.
+	Block, Total *stats.Block
 }
 
 // LogFactory opens a thread's transaction log (-l).

@@ -8,93 +8,130 @@ import (
 	"github.com/gbench/gbench/engine/stats"
 )
 
-// snapshot is how the progress reporter gets a thread's interval figures
-// without a lock on the hot path: it raises want, wakes the thread, and the
-// thread swaps its interval statistics and sends them over.
+// snapshot is how the progress reporter takes a thread's statistics
+// without a lock on the hot path: it raises want, wakes the thread, and
+// the thread hands over the block it recorded into since the last tick and
+// goes on with an empty one, the spare the reporter emptied last time. A
+// thread records each figure once; the reporter adds the blocks up.
 type snapshot struct {
 	want   atomic.Bool
-	mu     sync.Mutex // guards exited and left against a concurrent request
+	mu     sync.Mutex // guards exited, and cur once exited, against a concurrent request
 	exited bool
-	left   *stats.Txn // what an exited thread did since its last snapshot
-	ch     chan *stats.Txn
+	ch     chan *stats.Block // the thread's block, handed over
+	spare  chan *stats.Block // an empty block for the thread to go on with
 }
 
-// answerSnapshot hands the current interval to the reporter, if asked.
+// answerSnapshot hands the thread's block to the reporter, if asked.
 func (t *thread) answerSnapshot() {
 	if !t.snap.want.Load() {
 		return
 	}
 	t.snap.want.Store(false)
-	cur := t.interval
-	t.interval = stats.NewTxn()
+	cur := t.cur
+	select {
+	case t.cur = <-t.snap.spare:
+	default: // not reached: the reporter gives a spare before each request
+		t.cur = t.run.newBlock()
+	}
 	t.snap.ch <- cur
 }
 
-// exitSnapshots marks the thread gone, answering a pending request.
+// exitSnapshots marks the thread gone, answering a pending request. What
+// it recorded since then stays in t.cur, for the reporter or the end of
+// the run to take.
 func (t *thread) exitSnapshots() {
 	t.snap.mu.Lock()
 	t.snap.exited = true
 	t.answerSnapshot()
-	t.snap.left = t.interval
-	t.interval = stats.NewTxn()
 	t.snap.mu.Unlock()
 }
 
-// collect gathers and merges the live threads' interval figures.
-func (r *run) collect() *stats.Txn {
+// collect adds what every thread recorded since the last collect into
+// into: the live threads' blocks, handed over and given back empty as
+// their next spare, and the exited threads' last blocks, taken.
+func (r *run) collect(into *stats.Block) {
 	var asked []*thread
-	total := stats.NewTxn()
 	for _, t := range r.threads {
 		t.snap.mu.Lock()
 		if !t.snap.exited {
 			t.snap.want.Store(true)
 			asked = append(asked, t)
-		} else if t.snap.left != nil {
-			total.Merge(t.snap.left)
-			t.snap.left = nil
+		} else if t.cur != nil {
+			into.Merge(t.cur)
+			t.cur = nil
 		}
 		t.snap.mu.Unlock()
 		t.poll.wake()
 	}
 	for _, t := range asked {
-		total.Merge(<-t.snap.ch)
+		b := <-t.snap.ch
+		into.Merge(b)
+		b.Reset()
+		t.snap.spare <- b
 	}
-	return total
 }
 
-// startProgress reports every -P interval from its own goroutine; the
-// returned function stops it.
-func (r *run) startProgress(origin time.Time) func() {
+// startProgress reports every -P interval (or Tick) from its own
+// goroutine, at the boundaries origin + k*interval; the returned function
+// stops it, given the benchmarking time, after reporting a boundary the
+// run reached but the reporter had not yet. The figures reported go into
+// the run's total.
+func (r *run) startProgress() func(end time.Duration) {
 	every := r.cfg.Progress
 	if every <= 0 {
 		every = r.cfg.Tick
 	}
 	if every <= 0 || r.cfg.OnProgress == nil {
-		return func() {}
+		return func(time.Duration) {}
 	}
-	done, finished := make(chan struct{}), make(chan struct{})
+	for _, t := range r.threads {
+		t.snap.spare <- r.newBlock()
+	}
+	p := &progress{r: r, every: every, interval: r.newBlock()}
+	done, finished := make(chan time.Duration), make(chan struct{})
 	go func() {
 		defer close(finished)
-		last := origin
 		for k := 1; ; k++ {
-			next := origin.Add(time.Duration(k) * every)
-			timer := time.NewTimer(time.Until(next))
+			timer := time.NewTimer(time.Until(r.origin.Add(time.Duration(k) * every)))
 			select {
 			case <-timer.C:
-			case <-done:
+				k = p.report(k)
+			case end := <-done:
 				timer.Stop()
+				if time.Duration(k)*every <= end {
+					p.report(k)
+				}
 				return
-			}
-			txn := r.collect()
-			now := time.Now()
-			r.cfg.OnProgress(Progress{Elapsed: now.Sub(origin), Interval: now.Sub(last), Wall: now, Txn: txn})
-			last = now
-			for origin.Add(time.Duration(k+1) * every).Before(now) {
-				k++
 			}
 		}
 	}()
-	return func() { close(done); <-finished }
+	return func(end time.Duration) { done <- end; <-finished }
+}
+
+// progress is the state of the reporter goroutine.
+type progress struct {
+	r        *run
+	every    time.Duration
+	interval *stats.Block // reused for each interval
+	last     time.Duration
+}
+
+// report collects and reports the interval ending at boundary k, or at a
+// later one when the reporter comes late (pgbench then reports one longer
+// interval); it returns the boundary reported.
+func (p *progress) report(k int) int {
+	r := p.r
+	p.interval.Reset()
+	r.collect(p.interval)
+	r.total.Merge(p.interval)
+	elapsed := time.Since(r.origin)
+	k = max(k, int(elapsed/p.every))
+	r.cfg.OnProgress(Progress{
+		Index: k, Elapsed: elapsed, Interval: elapsed - p.last, Wall: r.wall.Add(elapsed),
+		Txn: p.interval.Total, Block: p.interval, Total: r.total,
+	})
+	p.last = elapsed
+	return k
 }
 
 // openLogs opens each thread's transaction log.
@@ -105,6 +142,7 @@ func (r *run) openLogs() error {
 	for _, t := range r.threads {
 		l, err := r.cfg.Log.Open(t.id)
 		if err != nil {
+			r.closeLogs()
 			return err
 		}
 		t.log = l
@@ -112,12 +150,22 @@ func (r *run) openLogs() error {
 	return nil
 }
 
+// closeLogs closes the logs of a run that does not start.
+func (r *run) closeLogs() {
+	for _, t := range r.threads {
+		if t.log != nil {
+			_ = t.log.Close(time.Now())
+			t.log = nil
+		}
+	}
+}
+
 // closeLog flushes the thread's log.
 func (t *thread) closeLog() {
 	if t.log == nil {
 		return
 	}
-	if err := t.log.Close(time.Now()); err != nil && t.err == nil {
+	if err := t.log.Close(t.wallAt(t.clock())); err != nil && t.err == nil {
 		t.err = err
 	}
 }

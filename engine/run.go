@@ -17,15 +17,20 @@ import (
 // Result is what a run measured.
 type Result struct {
 	Stats *stats.Block
-	// Threads is the number of threads used (at most one per client).
+	// Threads is the number of threads used (at most one per client; the
+	// shard's under a Shard).
 	Threads int
-	// Start is the wall-clock time the benchmark started (after connecting).
+	// Start is the wall-clock time the benchmark started (after connecting),
+	// on the run's timeline (StartPlan.Wall).
 	Start time.Time
 	// Bench is the benchmarking time, from the start to the last client's
 	// end (pgbench's total_duration).
 	Bench time.Duration
 	// ConnElapsed is the time spent opening the initial connections.
 	ConnElapsed time.Duration
+	// Late is how long after the planned start (Config.Start) the threads
+	// began; 0 without a plan.
+	Late time.Duration
 	// Aborted counts clients that aborted; the run then exits with 2.
 	Aborted int
 	// Interrupted is set when the run was stopped early (Ctrl-C).
@@ -48,6 +53,13 @@ type run struct {
 	hard    atomic.Bool
 	outMu   sync.Mutex
 	out     io.Writer
+
+	// origin is the start of the benchmark clock, wall its time on the
+	// run's timeline.
+	origin, wall time.Time
+	// total accumulates the threads' statistics handed over at progress
+	// ticks (progress.go); the threads keep what came after.
+	total *stats.Block
 }
 
 func (r *run) stopping() bool { return r.stop.Load() }
@@ -108,12 +120,21 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Threads: len(r.threads), ConnElapsed: time.Since(startConn)}
-	r.bench(ctx, res)
+	var plan StartPlan
+	if cfg.Start != nil {
+		var err error
+		if plan, err = cfg.Start(ctx); err != nil {
+			r.closeAll()
+			r.closeLogs()
+			return nil, err
+		}
+	}
+	r.bench(ctx, res, plan)
 	return res, nil
 }
 
 // bench runs the threads and collects their results.
-func (r *run) bench(ctx context.Context, res *Result) {
+func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
 	lock := r.net.lockThread()
 	if prev := runtime.GOMAXPROCS(0); lock && len(r.threads)+1 > prev {
 		// Every loop keeps a P while it runs; others (signals, progress,
@@ -136,12 +157,14 @@ func (r *run) bench(ctx context.Context, res *Result) {
 			}
 		}()
 	}
+	r.awaitStart(ctx, plan, res)
 	u0, s0 := cpuTimes()
-	origin := time.Now()
-	res.Start = origin
+	origin := r.origin
+	res.Start = r.wall
+	r.total = r.newBlock()
 	var wg sync.WaitGroup
 	for _, t := range r.threads {
-		t.start(origin)
+		t.start(origin, r.wall)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -153,42 +176,74 @@ func (r *run) bench(ctx context.Context, res *Result) {
 			t.closeLog()
 		}()
 	}
-	progressDone := r.startProgress(origin)
+	progressDone := r.startProgress()
 	wg.Wait()
 	res.Bench = time.Since(origin)
 	u1, s1 := cpuTimes()
 	res.UserCPU, res.SysCPU = u1-u0, s1-s0
-	progressDone()
+	progressDone(res.Bench)
 	res.Interrupted = ctx.Err() != nil
 	res.Stats = r.merge(res)
 }
 
-// merge adds up the threads' statistics.
-func (r *run) merge(res *Result) *stats.Block {
-	var total *stats.Block
-	for _, t := range r.threads {
-		if len(t.block.Scripts) == 1 {
-			t.block.Scripts[0].Merge(t.block.Total)
+// awaitStart sets the run's origin: now, or the plan's start once it
+// comes (at once when the run is stopped meanwhile).
+func (r *run) awaitStart(ctx context.Context, plan StartPlan, res *Result) {
+	if plan.At.IsZero() {
+		r.origin = time.Now()
+		r.wall = r.origin.Round(0)
+		return
+	}
+	if d := time.Until(plan.At); d > 0 {
+		timer := time.NewTimer(d)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+		case <-r.cfg.HardStop:
 		}
-		if total == nil {
-			total = t.block
-		} else {
-			total.Merge(t.block)
+		timer.Stop()
+	}
+	r.origin, r.wall = plan.At, plan.Wall
+	if r.wall.IsZero() {
+		r.wall = plan.At.Round(0)
+	}
+	res.Late = max(time.Since(plan.At), 0)
+}
+
+// merge adds up the statistics: what the progress ticks collected and
+// what each thread recorded after its last tick.
+func (r *run) merge(res *Result) *stats.Block {
+	total := r.total
+	for _, t := range r.threads {
+		if t.cur != nil {
+			total.Merge(t.cur)
+			t.cur = nil
 		}
 		res.Aborted += t.aborted
 		if t.err != nil {
 			res.Errs = append(res.Errs, t.err)
 		}
 	}
+	if len(total.Scripts) == 1 {
+		// One script: its figures are the total's, recorded once.
+		total.Scripts[0].Merge(total.Total)
+	}
 	return total
 }
 
 // setup builds threads and clients: clients split over threads as pgbench
 // splits them, random sequences derived from the seed in pgbench's order.
+// Under a Shard every sequence of the whole run is drawn, in that order,
+// and only the shard's threads and their clients are built, so they get
+// the sequences they would have in one process.
 func (r *run) setup() error {
 	cfg := r.cfg
 	if cfg.Clients < 1 {
 		return errors.New("no clients")
+	}
+	nthreads := min(max(cfg.Threads, 1), cfg.Clients)
+	if err := cfg.Shard.Check(nthreads); err != nil {
+		return err
 	}
 	var err error
 	if r.net, err = networkFor(cfg.Transport); err != nil {
@@ -197,37 +252,58 @@ func (r *run) setup() error {
 	if r.protos, err = r.protocols(); err != nil {
 		return err
 	}
+	var base script.PRNG
+	base.Seed(cfg.Seed)
+	seeds := make([]uint64, cfg.Clients)
+	for i := range seeds {
+		seeds[i] = base.Uint64()
+	}
+	defaultSeed := int64(base.Uint64())
+	counts := threadClients(cfg.Clients, nthreads)
+	from, to := cfg.Shard.Threads(nthreads)
+	var mine []*client
+	first := 0
+	for i := 0; i < nthreads; i++ {
+		var ts [3]uint64 // script choice, throttle, sampling
+		for j := range ts {
+			ts[j] = base.Uint64()
+		}
+		if i >= from && i < to {
+			clients := r.newClients(first, seeds[first:first+counts[i]])
+			t, err := r.newThread(i, clients, ts)
+			if err != nil {
+				r.closePollers()
+				return err
+			}
+			r.threads = append(r.threads, t)
+			mine = append(mine, clients...)
+		}
+		first += counts[i]
+	}
+	if err := r.setVars(mine, defaultSeed); err != nil {
+		r.closePollers()
+		return err
+	}
+	return nil
+}
+
+// newClients creates the clients with ids first, first+1, ..., each with
+// its random sequence seeded from seeds.
+func (r *run) newClients(first int, seeds []uint64) []*client {
+	cfg := r.cfg
 	maxCmds := 0
 	for _, s := range cfg.Program.Scripts {
 		maxCmds = max(maxCmds, len(s.Commands))
 	}
-	nthreads := min(max(cfg.Threads, 1), cfg.Clients)
-	var base script.PRNG
-	base.Seed(cfg.Seed)
-	clients := make([]*client, cfg.Clients)
+	clients := make([]*client, len(seeds))
 	for i := range clients {
-		c := &client{id: i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds)}
+		c := &client{id: first + i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds)}
 		c.env.Vars = script.NewVars(cfg.Program.Syms)
-		c.env.Rand.Seed(base.Uint64())
+		c.env.Rand.Seed(seeds[i])
 		c.env.Debug = debugWriter{r}
 		clients[i] = c
 	}
-	defaultSeed := int64(base.Uint64())
-	if err := r.setVars(clients, defaultSeed); err != nil {
-		return err
-	}
-	dealt := 0
-	for i := 0; i < nthreads; i++ {
-		n := (cfg.Clients - dealt + nthreads - i - 1) / (nthreads - i)
-		t, err := r.newThread(i, clients[dealt:dealt+n], &base)
-		if err != nil {
-			r.closePollers()
-			return err
-		}
-		r.threads = append(r.threads, t)
-		dealt += n
-	}
-	return nil
+	return clients
 }
 
 // setVars defines -D variables and pgbench's predefined ones, which -D may
@@ -262,27 +338,26 @@ func (r *run) setVars(clients []*client, defaultSeed int64) error {
 	return nil
 }
 
-// newThread creates a thread for a block of clients.
-func (r *run) newThread(id int, clients []*client, base *script.PRNG) (*thread, error) {
+// newThread creates a thread for a block of clients; seeds are its script
+// choice, throttle and sampling sequences.
+func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, error) {
 	cfg := r.cfg
 	poll, err := r.net.newPoller(len(r.protos) * len(clients))
 	if err != nil {
 		return nil, fmt.Errorf("creating the event loop: %w", err)
 	}
 	t := &thread{id: id, run: r, cfg: cfg, prog: cfg.Program, clients: clients, poll: poll}
-	t.chooseRand.Seed(base.Uint64())
-	t.throttleRand.Seed(base.Uint64())
-	t.sampleRand.Seed(base.Uint64())
+	t.chooseRand.Seed(seeds[0])
+	t.throttleRand.Seed(seeds[1])
+	t.sampleRand.Seed(seeds[2])
 	if cfg.Rate > 0 {
+		// pgbench's rate is per thread: the union of the threads' Poisson
+		// schedules is one at the whole rate, on one machine or many.
 		t.throttleDelay = 1e6 / cfg.Rate * float64(min(max(cfg.Threads, 1), cfg.Clients))
 	}
-	var counts []int
-	for _, s := range cfg.Program.Scripts {
-		counts = append(counts, len(s.Commands))
-	}
-	t.block = stats.NewBlock(counts, cfg.PerCommand)
-	t.interval = stats.NewTxn()
-	t.snap.ch = make(chan *stats.Txn, 1)
+	t.cur = r.newBlock()
+	t.snap.ch = make(chan *stats.Block, 1)
+	t.snap.spare = make(chan *stats.Block, 1)
 	for i, c := range clients {
 		c.th, c.index = t, i
 	}
@@ -290,10 +365,19 @@ func (r *run) newThread(id int, clients []*client, base *script.PRNG) (*thread, 
 	return t, nil
 }
 
+// newBlock returns empty statistics for the run's scripts.
+func (r *run) newBlock() *stats.Block {
+	var counts []int
+	for _, s := range r.cfg.Program.Scripts {
+		counts = append(counts, len(s.Commands))
+	}
+	return stats.NewBlock(counts, r.cfg.PerCommand)
+}
+
 // start sets the thread's clock and schedule; clients begin by choosing a
 // script.
-func (t *thread) start(origin time.Time) {
-	t.origin = origin
+func (t *thread) start(origin, wall time.Time) {
+	t.origin, t.wall = origin, wall
 	if t.cfg.Duration > 0 {
 		t.endTime = int64(t.cfg.Duration)
 	}

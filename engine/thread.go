@@ -20,6 +20,7 @@ type thread struct {
 	timers  timerHeap
 	ready   []*client // clients to advance without waiting, in order
 	origin  time.Time
+	wall    time.Time // origin's time on the run's timeline
 
 	endTime         int64   // -T deadline on the thread clock; 0 for none
 	throttleDelay   float64 // mean delay between this thread's transactions, us
@@ -28,10 +29,11 @@ type thread struct {
 	throttleRand    script.PRNG
 	sampleRand      script.PRNG
 
-	block    *stats.Block
-	interval *stats.Txn // the current -P interval
-	snap     snapshot
-	log      TxLog
+	// cur is what the thread measured since the last progress tick, which
+	// takes it over (progress.go); without ticks, the whole run.
+	cur  *stats.Block
+	snap snapshot
+	log  TxLog
 
 	remaining int
 	aborted   int
@@ -40,6 +42,10 @@ type thread struct {
 
 // clock returns the time since the run's origin, from the monotonic clock.
 func (t *thread) clock() int64 { return int64(time.Since(t.origin)) }
+
+// wallAt returns the time on the run's timeline of now, a thread clock
+// reading.
+func (t *thread) wallAt(now int64) time.Time { return t.wall.Add(time.Duration(now)) }
 
 // timeUp reports whether -T is over or the run was interrupted.
 func (t *thread) timeUp(now int64) bool {

@@ -279,3 +279,25 @@ func (b *Block) Merge(o *Block) {
 	}
 	b.ConnTime += o.ConnTime
 }
+
+// Reset empties b, keeping its histograms' memory.
+func (b *Block) Reset() {
+	b.Total.Reset()
+	for _, s := range b.Scripts {
+		s.Reset()
+	}
+	for i := range b.Commands {
+		for j := range b.Commands[i] {
+			b.Commands[i][j].Reset()
+		}
+	}
+	b.ConnTime = 0
+}
+
+// Reset empties c, keeping its histogram's and classes' memory.
+func (c *Cmd) Reset() {
+	c.Latency = Simple{}
+	c.Hist.Reset()
+	c.Failures, c.Retries = 0, 0
+	clear(c.Classes)
+}
