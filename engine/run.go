@@ -18,8 +18,9 @@ import (
 type Result struct {
 	Stats *stats.Block
 	// Threads is the number of threads used (at most one per client; the
-	// shard's under a Shard).
-	Threads int
+	// shard's under a Shard); Clients the number of clients they ran (-c,
+	// or the shard's).
+	Threads, Clients int
 	// Start is the wall-clock time the benchmark started (after connecting),
 	// on the run's timeline (StartPlan.Wall).
 	Start time.Time
@@ -119,7 +120,7 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 		r.closeAll()
 		return nil, err
 	}
-	res := &Result{Threads: len(r.threads), ConnElapsed: time.Since(startConn)}
+	res := &Result{Threads: len(r.threads), Clients: r.clientCount(), ConnElapsed: time.Since(startConn)}
 	var plan StartPlan
 	if cfg.Start != nil {
 		var err error
@@ -418,6 +419,15 @@ func (r *run) connectAll(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// clientCount is the number of clients the run's threads run.
+func (r *run) clientCount() int {
+	n := 0
+	for _, t := range r.threads {
+		n += len(t.clients)
+	}
+	return n
 }
 
 // closeAll closes every open connection, after a failed start.

@@ -49,6 +49,11 @@ type Result struct {
 	Context  *runenv.Context  `json:"context,omitempty"`
 	Activity *runenv.Activity `json:"activity,omitempty"`
 	Warnings []string         `json:"warnings,omitempty"`
+	// Worker is set when the run is one worker's part of a run over
+	// several processes (gbench --worker); Fleet when the result is a merge
+	// of such parts.
+	Worker *Worker `json:"worker,omitempty"`
+	Fleet  *Fleet  `json:"fleet,omitempty"`
 }
 
 // Versions are the programs that produced a result.
@@ -75,6 +80,8 @@ type Config struct {
 	FailuresDetailed      bool      `json:"failures_detailed"`
 	SamplingRate          float64   `json:"sampling_rate,omitempty"`
 	Scale                 int       `json:"scale"`
+	PartitionMethod       string    `json:"partition_method,omitempty"`
+	Partitions            int       `json:"partitions,omitempty"`
 	RandomSeed            uint64    `json:"random_seed"`
 	Defines               []string  `json:"defines,omitempty"`
 	Percentiles           []float64 `json:"percentiles"`
@@ -103,6 +110,8 @@ type Part struct {
 	Context  *runenv.Context  `json:"context,omitempty"`
 	Activity *runenv.Activity `json:"activity,omitempty"`
 	Warnings []string         `json:"warnings,omitempty"`
+	// Worker is the run's, when it was a worker's part of a run.
+	Worker *Worker `json:"worker,omitempty"`
 }
 
 // Counters count transactions by outcome.
@@ -189,6 +198,9 @@ type CommandStats struct {
 
 // Interval is one -P interval.
 type Interval struct {
+	// Index is the interval's boundary: it ends at the start plus Index
+	// times the -P interval. A merge keeps the boundaries every run has.
+	Index    int       `json:"index,omitempty"`
 	End      time.Time `json:"end"`
 	ElapsedS float64   `json:"elapsed_s"`
 	LengthS  float64   `json:"length_s"`
@@ -196,6 +208,9 @@ type Interval struct {
 	Counters Counters  `json:"counters"`
 	Latency  Latency   `json:"latency"`
 	Lag      *Simple   `json:"lag,omitempty"`
+	// Runs is, in a merge, how many of the runs the interval covers: fewer
+	// than the merge's runs when some had stopped or had not reported.
+	Runs int `json:"runs,omitempty"`
 }
 
 // NewResult builds the result of a finished run from its summary, the
@@ -236,12 +251,13 @@ func NewResult(s *Summary, v Versions, intervals []Interval) (*Result, error) {
 func newConfig(s *Summary) Config {
 	cfg := s.Config
 	c := Config{
-		Clients: cfg.Clients, Threads: s.Result.Threads, Mode: "transactions",
+		Clients: s.clients(), Threads: s.Result.Threads, Mode: "transactions",
 		TransactionsPerClient: cfg.Transactions, QueryMode: cfg.Program.Mode.String(),
 		Rate: cfg.Rate, LatencyLimitMs: float64(cfg.LatencyLimit.Microseconds()) / 1000,
 		MaxTries: cfg.MaxTries, Connect: cfg.Connect, ProgressS: cfg.Progress.Seconds(),
 		PerCommand: cfg.PerCommand, FailuresDetailed: s.FailuresDetailed,
 		SamplingRate: cfg.SamplingRate, Scale: s.Scale, RandomSeed: cfg.Seed,
+		PartitionMethod: s.PartitionMethod, Partitions: s.Partitions,
 		Percentiles: append([]float64{}, s.Percentiles...),
 	}
 	if cfg.Duration > 0 {
@@ -371,7 +387,7 @@ type Intervals struct {
 func (iv *Intervals) Add(p engine.Progress) error {
 	t := p.Txn
 	in := Interval{
-		End: p.Wall, ElapsedS: p.Elapsed.Seconds(), LengthS: p.Interval.Seconds(),
+		Index: p.Index, End: p.Wall, ElapsedS: p.Elapsed.Seconds(), LengthS: p.Interval.Seconds(),
 		Counters: newCounters(t),
 	}
 	in.TPS = rate(t.Cnt, in.LengthS)

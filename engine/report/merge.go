@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gbench/gbench/engine/stats"
 )
@@ -20,8 +19,17 @@ import (
 // The runs are taken to have run side by side (several client machines
 // against one server): clients, threads, rates and tps add up, the start is
 // the earliest, the benchmarking time the longest; -P intervals are paired
-// by their position. Percentiles are those of the first input's
-// configuration.
+// by their boundary (Interval.Index), and where the runs' boundaries
+// differ (a run whose report came late and covered two), the intervals
+// of all are combined up to the next boundary they share. Percentiles are
+// those of the first input's configuration.
+//
+// Workers' results (Result.Worker, or merges of them: Result.Fleet) merge
+// only with parts of the same run: the same run id, number of workers,
+// whole-run clients, threads, rate and planned start, the same options
+// otherwise, each worker once. The merge then describes the whole run:
+// its tps is the processed transactions over the benchmarking time, as one
+// run's, and its Fleet lists the workers merged, missing and late.
 //
 // Inputs must have the same scripts (names, weights, command texts) and
 // either all or none per-command statistics; otherwise Merge returns an
@@ -32,20 +40,34 @@ func Merge(in []*Result) (*Result, error) {
 	if len(in) == 0 {
 		return nil, errors.New("nothing to merge")
 	}
+	seen := map[int]int{}
+	shards := false
+	if s, ok := shardInfo(in[0]); ok {
+		shards = true
+		for _, k := range s.indexes {
+			seen[k] = 0
+		}
+	}
 	for i := 1; i < len(in); i++ {
 		if err := compatible(in[0], in[i]); err != nil {
 			return nil, &MergeError{Input: i, Err: err}
 		}
+		if err := compatibleShards(in[0], in[i], seen, i); err != nil {
+			return nil, &MergeError{Input: i, Err: err}
+		}
 	}
 	m := &merger{percentiles: in[0].Config.Percentiles}
-	n := 0
-	for _, r := range in {
-		n = max(n, len(r.Intervals))
-	}
-	out := m.start(in[0], n)
+	out := m.start(in[0])
 	for _, r := range in[1:] {
 		m.add(out, r)
 	}
+	out.Intervals = m.intervals(in)
+	out.Context, out.Activity, out.Worker, out.Fleet = nil, nil, nil, nil
+	if shards {
+		out.Fleet = fleetOf(in)
+		m.wholeRun(out)
+	}
+	out.Warnings = mergedWarnings(out)
 	if err := m.finish(out); err != nil {
 		return nil, err
 	}
@@ -110,9 +132,8 @@ type accum struct {
 }
 
 // start copies the first input into the output, deep enough that adding
-// to it leaves the input alone. intervals is the longest series of the
-// inputs.
-func (m *merger) start(r *Result, intervals int) *Result {
+// to it leaves the input alone. Intervals are merged apart (intervals).
+func (m *merger) start(r *Result) *Result {
 	out := *r
 	out.Parts = partsOf(r)
 	out.Scripts = make([]Script, len(r.Scripts))
@@ -127,21 +148,13 @@ func (m *merger) start(r *Result, intervals int) *Result {
 		}
 		out.Scripts[i] = s
 	}
-	// Room for every interval up front: the accumulators are keyed by
-	// pointers into this slice, which must therefore never move.
-	out.Intervals = slices.Grow(slices.Clone(r.Intervals), intervals-len(r.Intervals))
-	for k, in := range out.Intervals {
-		if in.Lag != nil {
-			lag := *in.Lag
-			out.Intervals[k].Lag = &lag
-		}
-	}
+	out.Intervals = nil
 	if r.Lag != nil {
 		lag := *r.Lag
 		out.Lag = &lag
 	}
 	m.acc = map[*Latency]*accum{}
-	m.forEachLatency(&out, &out, m.take)
+	m.forEachLatency(&out, r, m.take)
 	return &out
 }
 
@@ -174,11 +187,43 @@ func (m *merger) add(out, r *Result) {
 	for i := range r.Scripts {
 		m.addScript(&out.Scripts[i], &r.Scripts[i])
 	}
-	m.addIntervals(out, r)
-	// Histograms last: the intervals appended above must be registered.
 	m.forEachLatency(out, r, m.take)
 }
 
+// wholeRun makes a merge of workers describe the run they are parts of:
+// tps over the benchmarking time, as one run's, and the run's own rate
+// when no worker is missing.
+func (m *merger) wholeRun(out *Result) {
+	bench := out.Durations.BenchS
+	out.TPS = rate(out.Counters.Processed, bench)
+	for i := range out.Scripts {
+		out.Scripts[i].TPS = rate(out.Scripts[i].Counters.Processed, bench)
+	}
+	if len(out.Fleet.Missing) == 0 {
+		out.Config.Rate = out.Fleet.RunRate
+	}
+}
+
+// mergedWarnings are a merge's warnings: what the fleet lacks, then each
+// part's own.
+func mergedWarnings(out *Result) []string {
+	var ws []string
+	if out.Fleet != nil {
+		ws = append(ws, out.Fleet.Warnings()...)
+	}
+	for i, p := range out.Parts {
+		who := fmt.Sprintf("run %d", i+1)
+		if p.Worker != nil {
+			who = fmt.Sprintf("worker %d", p.Worker.Index)
+		}
+		for _, w := range p.Warnings {
+			ws = append(ws, who+": "+w)
+		}
+	}
+	return ws
+}
+
+// addScript merges one script's counters.
 func (m *merger) addScript(out, s *Script) {
 	out.TPS += s.TPS
 	out.Counters.add(&s.Counters)
@@ -192,34 +237,8 @@ func (m *merger) addScript(out, s *Script) {
 	}
 }
 
-// addIntervals pairs intervals by position; a longer series extends the
-// output.
-func (m *merger) addIntervals(out, r *Result) {
-	for k := range r.Intervals {
-		in := &r.Intervals[k]
-		if k >= len(out.Intervals) {
-			out.Intervals = append(out.Intervals, *in)
-			if in.Lag != nil {
-				lag := *in.Lag
-				out.Intervals[k].Lag = &lag
-			}
-			continue
-		}
-		o := &out.Intervals[k]
-		if in.End.After(o.End) {
-			o.End = in.End
-		}
-		o.ElapsedS = max(o.ElapsedS, in.ElapsedS)
-		o.LengthS = max(o.LengthS, in.LengthS)
-		o.TPS += in.TPS
-		o.Counters.add(&in.Counters)
-		o.Lag = mergeSimple(o.Lag, in.Lag)
-	}
-}
-
-// forEachLatency calls f for every Latency of dst with the matching one of
-// src, where src has one; dst and src have the same shape except that src
-// may have more intervals (appended to dst before the call).
+// forEachLatency calls f for every Latency of dst but the intervals' with
+// the matching one of src; dst and src have the same shape.
 func (m *merger) forEachLatency(dst, src *Result, f func(dst, src *Latency)) {
 	f(&dst.Latency, &src.Latency)
 	for i := range src.Scripts {
@@ -230,9 +249,6 @@ func (m *merger) forEachLatency(dst, src *Result, f func(dst, src *Latency)) {
 				f(&ds.Commands[j].Stats.Latency, &ss.Commands[j].Stats.Latency)
 			}
 		}
-	}
-	for k := range src.Intervals {
-		f(&dst.Intervals[k].Latency, &src.Intervals[k].Latency)
 	}
 }
 
@@ -271,6 +287,10 @@ func (m *merger) finish(out *Result) error {
 		*l = nl
 	}
 	out.CPU = newCPU(out.CPU.UserS, out.CPU.SysS, out.Counters)
+	for k := range out.Intervals {
+		in := &out.Intervals[k]
+		in.TPS = rate(in.Counters.Processed, in.LengthS)
+	}
 	return nil
 }
 
@@ -307,7 +327,7 @@ func partsOf(r *Result) []Part {
 	return []Part{{
 		Start: r.Start, BenchS: r.Durations.BenchS, Clients: r.Config.Clients,
 		Processed: r.Counters.Processed, TPS: r.TPS, Gbench: r.Versions.Gbench, Server: r.Versions.Server,
-		Context: r.Context, Activity: r.Activity, Warnings: r.Warnings,
+		Context: r.Context, Activity: r.Activity, Warnings: r.Warnings, Worker: r.Worker,
 	}}
 }
 
@@ -322,7 +342,6 @@ func joinDistinct(a, b string) string {
 	return a + ", " + b
 }
 
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // MergeText writes a short text summary of a merged result: what was
 // merged, the counts, tps, latency and percentiles, in pgbench's words.

@@ -29,6 +29,15 @@ type Summary struct {
 	Percentiles []float64
 }
 
+// clients is the number of clients the run ran: the shard's under
+// --worker, else -c.
+func (s *Summary) clients() int {
+	if s.Result.Clients > 0 {
+		return s.Result.Clients
+	}
+	return s.Config.Clients
+}
+
 // writer remembers the first write error so that formatting code stays
 // readable; the error is returned at the end.
 type writer struct {
@@ -69,14 +78,14 @@ func Text(out io.Writer, s *Summary) error {
 		w.printf("partition method: %s\npartitions: %d\n", s.PartitionMethod, s.Partitions)
 	}
 	w.printf("query mode: %s\n", cfg.Program.Mode)
-	w.printf("number of clients: %d\n", cfg.Clients)
+	w.printf("number of clients: %d\n", s.clients())
 	w.printf("number of threads: %d\n", res.Threads)
 	if cfg.MaxTries > 0 {
 		w.printf("maximum number of tries: %d\n", cfg.MaxTries)
 	}
 	if cfg.Duration <= 0 {
 		w.printf("number of transactions per client: %d\n", cfg.Transactions)
-		w.printf("number of transactions actually processed: %d/%d\n", total.Cnt, cfg.Transactions*int64(cfg.Clients))
+		w.printf("number of transactions actually processed: %d/%d\n", total.Cnt, cfg.Transactions*int64(s.clients()))
 	} else {
 		w.printf("duration: %d s\n", int(cfg.Duration.Seconds()))
 		w.printf("number of transactions actually processed: %d\n", total.Cnt)
@@ -159,7 +168,7 @@ func writeLatency(w *writer, s *Summary, t *stats.Txn, totalCnt int64) {
 	if cfg.Rate > 0 || cfg.Progress > 0 || cfg.LatencyLimit > 0 {
 		writeSimple(w, "latency", &t.Latency)
 	} else {
-		avg := 0.001 * float64(res.Bench.Microseconds()) * float64(cfg.Clients) / float64(totalCnt)
+		avg := 0.001 * float64(res.Bench.Microseconds()) * float64(s.clients()) / float64(totalCnt)
 		suffix := ""
 		if t.Failures() > 0 {
 			suffix = " (including failures)"
