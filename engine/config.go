@@ -161,6 +161,14 @@ type TxLog interface {
 	Close(wall time.Time) error
 }
 
+// StartLog is a TxLog that wants to know when the run starts: Start is
+// called once, with the start on the run's timeline, before the first
+// Transaction.
+type StartLog interface {
+	TxLog
+	Start(wall time.Time)
+}
+
 // LogEntry describes one transaction for the log.
 type LogEntry struct {
 	Client  int

@@ -163,6 +163,11 @@ func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
 	origin := r.origin
 	res.Start = r.wall
 	r.total = r.newBlock()
+	for _, t := range r.threads {
+		if l, ok := t.log.(StartLog); ok {
+			l.Start(r.wall)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, t := range r.threads {
 		t.start(origin, r.wall)

@@ -61,3 +61,17 @@ func threadClients(clients, threads int) []int {
 	}
 	return out
 }
+
+// Clients returns the global ids [from, to) of the shard's clients out of
+// clients dealt to threads threads.
+func (s Shard) Clients(clients, threads int) (from, to int) {
+	first, last := s.Threads(threads)
+	counts := threadClients(clients, threads)
+	for i := range last {
+		if i < first {
+			from += counts[i]
+		}
+		to += counts[i]
+	}
+	return from, to
+}

@@ -36,6 +36,10 @@ type benchSetup struct {
 	// during it, for --json.
 	runCtx   *runenv.Context
 	activity *runenv.Activity
+	// respOptions is --resp's server; fleet the worker's part in a run
+	// over several machines (nil for a run of its own).
+	respOptions resp.Options
+	fleet       *fleetSetup
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -58,6 +62,7 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 		probe.Begin(ctx)
 	}
 	res, err := engine.Run(ctx, b.cfg)
+	b.fleet.close(env)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -85,6 +90,12 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := checkBenchOptions(o, fs); err != nil {
 		return nil, err
 	}
+	if err := fleetEnv(env, o); err != nil {
+		return nil, err
+	}
+	if err := checkFleet(o); err != nil {
+		return nil, err
+	}
 	pct, err := parsePercentiles(o.percentiles)
 	if err != nil {
 		return nil, err
@@ -102,6 +113,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		PerCommand: o.perCommand, ExitOnAbort: o.exitOnAbort, VerboseErrors: o.verboseErrors,
 		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr, Stdout: shellStdout(env, o),
 		SamplingRate: o.samplingRate, Transport: transport,
+		Shard: engine.Shard{Index: o.workerIndex, Count: max(o.workerCount, 1)},
 	}
 	if cfg.Transactions == 0 && cfg.Duration == 0 {
 		cfg.Transactions = 10
@@ -113,8 +125,12 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
-	if err := checkFileLimit(o.clients * connsPerClient(prog)); err != nil {
+	from, to := cfg.Shard.Clients(cfg.Clients, min(max(cfg.Threads, 1), cfg.Clients))
+	if err := checkFileLimit((to - from) * connsPerClient(prog)); err != nil {
 		return nil, err
+	}
+	if b.fleet = newFleet(o, b); b.fleet != nil {
+		cfg.Start = b.fleet.start
 	}
 	b.setOutputs(env, o)
 	return b, nil
@@ -263,6 +279,7 @@ func (b *benchSetup) connectors(env *Env, o *options) error {
 			return usagef("%v", err)
 		}
 		b.cfg.RESP = respConnector{ro}
+		b.respOptions = ro
 	}
 	return nil
 }
@@ -322,7 +339,8 @@ func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) in
 			return fail(env, err)
 		}
 	}
-	if !o.noVacuum {
+	if !o.noVacuum && o.workerIndex == 0 {
+		// One run vacuums once: worker 0 does, before it meets the others.
 		vacuum(ctx, env, conn, o.vacuumAll)
 	}
 	return exitOK
@@ -340,6 +358,7 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
 		return exitRun
 	}
+	b.fleet.report(env, b.cfg, res)
 	code := exitOK
 	if b.activity != nil {
 		warnActivity(env, "the run", b.activity)

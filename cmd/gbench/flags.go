@@ -63,6 +63,15 @@ type options struct {
 	percentiles string
 	jsonOut     string
 	hdrLog      string
+	metricsAddr string
+
+	// gbench: a worker of a run over several machines
+	workerIndex  int
+	workerCount  int // 0 when not a worker
+	runID        string
+	startAt      int64 // Unix nanoseconds, when startAtSet
+	startAtSet   bool
+	startTimeout int // seconds
 
 	// args is the command line after the program name, for the result's
 	// context.
@@ -101,6 +110,7 @@ var benchOnly = map[string]bool{
 	"log-prefix": true, "max-tries": true, "progress-timestamp": true,
 	"random-seed": true, "sampling-rate": true, "verbose-errors": true,
 	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
+	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -162,6 +172,11 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum;\ndefault: 50,90,99,99.9,100; empty for none)")
 	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE\n(\"-\" for standard output)")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write an HdrHistogram interval log of latencies to FILE")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve Prometheus metrics of the run at http://HOST:PORT/metrics")
+	fs.Var(&workerValue{o}, "worker", "run as worker I (from 0) of N of one run over several\nmachines: this process runs its share of the threads\n(-j) and their clients (docs/distributed.md)")
+	fs.StringVar(&o.runID, "run-id", "", "the run's name, the same for all its workers: they meet\nthrough the server under it before they start")
+	fs.Var(&startAtValue{o}, "start-at", "start at this wall-clock time instead of meeting\n(RFC 3339, or Unix seconds)")
+	fs.Var(&intValue{p: &o.startTimeout, name: "--start-timeout", min: 1, max: maxInt}, "start-timeout", "wait at most NUM seconds for the other workers (default: 300)")
 }
 
 const maxInt = 1<<31 - 1

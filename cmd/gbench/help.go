@@ -102,6 +102,11 @@ var helpSections = []struct {
 		{name: "percentiles", arg: "LIST"},
 		{name: "json", arg: "FILE"},
 		{name: "hdr-log", arg: "FILE"},
+		{name: "metrics-addr", arg: "HOST:PORT"},
+		{name: "worker", arg: "I/N"},
+		{name: "run-id", arg: "ID"},
+		{name: "start-at", arg: "TIME"},
+		{name: "start-timeout", arg: "NUM"},
 	}},
 }
 

@@ -208,5 +208,12 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 	}
 	r.Context, r.Activity = b.runCtx, b.activity
 	r.Warnings = b.activity.Warnings()
+	if f := b.fleet; f != nil {
+		r.Worker = f.worker(b.cfg, res)
+		r.Config.Rate = b.cfg.Rate * float64(res.Threads) / float64(r.Worker.RunThreads)
+		if r.Worker.Start.Late {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the worker began %.3f ms after the planned start, more than %.0f ms", r.Worker.Start.LateS*1000, r.Worker.Start.LateBoundS*1000))
+		}
+	}
 	return writeTo(out.env.Stdout, out.jsonPath, r.Write)
 }

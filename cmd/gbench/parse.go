@@ -15,7 +15,7 @@ import (
 // abbreviated, and getopt's own complaints keep getopt's wording. pflag
 // holds the definitions and sets the values.
 func parseArgs(env *Env, args []string) (*options, *pflag.FlagSet, []string, error) {
-	o := &options{clients: 1, jobs: 1, mode: "simple", maxTries: 1, fillFactor: 100, env: env, args: args}
+	o := &options{clients: 1, jobs: 1, mode: "simple", maxTries: 1, fillFactor: 100, startTimeout: defaultStartTimeout, env: env, args: args}
 	fs := pflag.NewFlagSet("gbench", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false

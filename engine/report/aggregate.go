@@ -20,8 +20,8 @@ import (
 // pgbench 15 always prints these 15 columns (later versions differ): the
 // lag columns are zero without --rate, the failure columns zero without
 // --failures-detailed. Times are in microseconds; interval_start is a Unix
-// epoch second. Intervals start at the whole second before the log was
-// opened and follow each other without gaps: an interval without
+// epoch second. Intervals start at the whole second of the run's start
+// (see Start) and follow each other without gaps: an interval without
 // transactions still gets its line.
 //
 // Unlike pgbench 15, which drops the interval in progress when the thread
@@ -52,7 +52,8 @@ type aggregate struct {
 
 // NewAggregateLog returns a log of intervals of the given length (at least
 // a microsecond), the first starting at start rounded down to a whole
-// second. It writes to w; Close flushes but does not close w.
+// second (or, when Start is called, at the run's start). It writes to w;
+// Close flushes but does not close w.
 func NewAggregateLog(w io.Writer, interval time.Duration, start time.Time, o LogOptions) *AggregateLog {
 	return &AggregateLog{
 		w:        bufio.NewWriterSize(w, logBufferSize),
@@ -61,6 +62,12 @@ func NewAggregateLog(w io.Writer, interval time.Duration, start time.Time, o Log
 		start:    start.Unix() * 1_000_000,
 	}
 }
+
+// Start makes the intervals start at the run's start, rounded down to a
+// whole second, rather than at the time the log was opened: the workers
+// of a run over several machines open theirs at different times, and
+// start together. It implements engine.StartLog.
+func (l *AggregateLog) Start(wall time.Time) { l.start = wall.Unix() * 1_000_000 }
 
 // Transaction writes the lines of the intervals that ended before e, then
 // adds e to its interval. It does not allocate.
