@@ -95,11 +95,18 @@ func (r *run) startProgress() func(end time.Duration) {
 			timer := time.NewTimer(time.Until(r.origin.Add(time.Duration(k) * every)))
 			select {
 			case <-timer.C:
-				k = p.report(k)
+				k = p.report(k, 0)
 			case end := <-done:
 				timer.Stop()
-				if time.Duration(k)*every <= end {
-					p.report(k)
+				// A -T run lasts its duration, even when its throttled
+				// clients all stop a little before (their next slot is past
+				// it): its last boundaries are reported whatever the clients'
+				// timing, so that every worker of a run reports the same.
+				if d := r.cfg.Duration; d > 0 && !r.stopping() {
+					end = max(end, d)
+				}
+				if last := int(end / every); last >= k {
+					p.report(k, last)
 				}
 				return
 			}
@@ -116,16 +123,16 @@ type progress struct {
 	last     time.Duration
 }
 
-// report collects and reports the interval ending at boundary k, or at a
-// later one when the reporter comes late (pgbench then reports one longer
-// interval); it returns the boundary reported.
-func (p *progress) report(k int) int {
+// report collects and reports the interval ending at boundary k, at
+// least, or at a later one when the reporter comes late (pgbench then
+// reports one longer interval); it returns the boundary reported.
+func (p *progress) report(k, least int) int {
 	r := p.r
 	p.interval.Reset()
 	r.collect(p.interval)
 	r.total.Merge(p.interval)
 	elapsed := time.Since(r.origin)
-	k = max(k, int(elapsed/p.every))
+	k = max(k, least, int(elapsed/p.every))
 	r.cfg.OnProgress(Progress{
 		Index: k, Elapsed: elapsed, Interval: elapsed - p.last, Wall: r.wall.Add(elapsed),
 		Txn: p.interval.Total, Block: p.interval, Total: r.total,

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/gbench/gbench/engine/report"
 	"github.com/spf13/pflag"
@@ -13,8 +16,13 @@ func init() { subcommands["merge"] = runMerge }
 
 // runMerge is "gbench merge [-o FILE] A.json B.json...": it combines the
 // JSON results of separate runs of the same scripts exactly, writes the
-// merged result to standard output or FILE, and a short summary to
-// standard error. Unreadable or incompatible inputs exit with status 1.
+// merged result to standard output or FILE, and a summary: pgbench's of
+// the whole run for the workers of a run over several machines, a short
+// one otherwise; to standard error when the JSON goes to standard output.
+// An input may also be a log holding results written with --json - (the
+// logs of a Kubernetes Job's pods). Unreadable or incompatible inputs exit
+// with status 1; a merge of workers with some missing exits with status 2
+// after writing what it has, as a run with partial results does.
 func runMerge(env *Env, args []string) int {
 	fs := pflag.NewFlagSet("gbench merge", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -24,31 +32,106 @@ func runMerge(env *Env, args []string) int {
 		return fail(env, translateFlagError(err))
 	}
 	if *help {
-		fmt.Fprintf(env.Stdout, "gbench merge combines the JSON results (--json) of runs of the same scripts.\n\nUsage:\n  gbench merge [OPTION]... FILE.json...\n\nOptions:\n%s", fs.FlagUsages())
+		fmt.Fprintf(env.Stdout, "gbench merge combines the JSON results (--json) of runs of the same scripts,\nor of the workers of one run (--worker), into one.\n\nUsage:\n  gbench merge [OPTION]... FILE...\n\nA FILE may be a JSON result or a log holding results written with --json -\n(kubectl logs of a Job's pods).\n\nOptions:\n%s", fs.FlagUsages())
 		return exitOK
 	}
 	if fs.NArg() == 0 {
 		return fail(env, &usageError{msg: "no input files", hint: true})
 	}
 	var in []*report.Result
+	var names []string
 	for _, name := range fs.Args() {
-		r, err := readFile(name, report.ReadResult)
+		rs, err := readResults(name)
 		if err != nil {
 			return fail(env, err)
 		}
-		in = append(in, r)
+		for i, r := range rs {
+			in = append(in, r)
+			if len(rs) > 1 {
+				names = append(names, fmt.Sprintf("%s (result %d)", name, i+1))
+			} else {
+				names = append(names, name)
+			}
+		}
 	}
 	merged, err := report.Merge(in)
 	if err != nil {
-		return fail(env, rename(err, fs.Args()))
+		return fail(env, rename(err, names))
 	}
 	if err := writeTo(env.Stdout, *outPath, merged.Write); err != nil {
 		return fail(env, err)
 	}
-	if err := report.MergeText(env.Stderr, merged); err != nil {
+	summary := env.Stdout
+	if *outPath == "-" {
+		summary = env.Stderr
+	}
+	if err := report.MergeSummary(summary, merged); err != nil {
 		return fail(env, err)
 	}
+	if f := merged.Fleet; f != nil && len(f.Missing) > 0 {
+		fmt.Fprintf(env.Stderr, "gbench merge: error: %d of the run's %d workers are missing (%s): the result covers part of the run only\n",
+			len(f.Missing), f.Workers, joinInts(f.Missing))
+		return exitRun
+	}
 	return exitOK
+}
+
+// readResults reads the results in a file: a JSON result, or a log in
+// which each result starts with a line "{" and ends with a line "}", as
+// --json - writes it.
+func readResults(name string) ([]*report.Result, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("could not open file \"%s\": %v", name, unwrapPathError(err))
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		r, err := report.ReadResult(bytes.NewReader(data))
+		if err == nil {
+			return []*report.Result{r}, nil
+		}
+		if blocks := jsonBlocks(data); len(blocks) < 2 {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	blocks := jsonBlocks(data)
+	if len(blocks) == 0 {
+		return nil, usagef("%s holds no gbench result: expected a JSON result (--json FILE) or a log holding one (--json -)", name)
+	}
+	var out []*report.Result
+	for i, b := range blocks {
+		r, err := report.ReadResult(bytes.NewReader(b.text))
+		if err != nil {
+			return nil, fmt.Errorf("%s, result %d (from line %d): %w", name, i+1, b.line, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// jsonBlock is a JSON document found in a log.
+type jsonBlock struct {
+	text []byte
+	line int // where it starts, from 1
+}
+
+// jsonBlocks finds the documents of a log: from a line "{" to the next
+// line "}".
+func jsonBlocks(data []byte) []jsonBlock {
+	var out []jsonBlock
+	lines := strings.SplitAfter(string(data), "\n")
+	start := -1
+	for i, l := range lines {
+		switch strings.TrimRight(l, "\r\n") {
+		case "{":
+			start = i
+		case "}":
+			if start >= 0 {
+				out = append(out, jsonBlock{text: []byte(strings.Join(lines[start:i+1], "")), line: start + 1})
+				start = -1
+			}
+		}
+	}
+	return out
 }
 
 // rename puts the file names into a merge error, which numbers inputs.
@@ -58,4 +141,12 @@ func rename(err error, names []string) error {
 		return fmt.Errorf("%s cannot be merged with %s: %v", names[me.Input], names[0], me.Err)
 	}
 	return err
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
 }

@@ -504,8 +504,8 @@ func TestMergeRuns(t *testing.T) {
 	if math.Abs(m.Latency.MeanUs-wantMean) > 1e-9*wantMean {
 		t.Errorf("merged mean %v, want %v", m.Latency.MeanUs, wantMean)
 	}
-	if !strings.Contains(o.stderr, "merged runs: 2\n") {
-		t.Errorf("merge summary:\n%s", o.stderr)
+	if !strings.Contains(o.stdout, "merged runs: 2\n") { // -o FILE: the summary on standard output
+		t.Errorf("merge summary:\n%s", o.stdout)
 	}
 
 	// To standard output by default.
@@ -515,6 +515,9 @@ func TestMergeRuns(t *testing.T) {
 	}
 	if r, err := report.ReadResult(strings.NewReader(o.stdout)); err != nil || r.Latency.HDR != m.Latency.HDR {
 		t.Errorf("merge to stdout: %v", err)
+	}
+	if !strings.Contains(o.stderr, "merged runs: 2\n") { // the JSON on standard output: the summary on standard error
+		t.Errorf("merge summary:\n%s", o.stderr)
 	}
 
 	// Another script: refused.
