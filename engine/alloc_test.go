@@ -3,8 +3,10 @@ package engine_test
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/metrics"
 	"github.com/gbench/gbench/script"
 )
 
@@ -47,4 +49,46 @@ func TestHotPathAllocatesNothing(t *testing.T) {
 	small := mallocsFor(t, src, script.Prepared, 2000, "sslmode=require")
 	large := mallocsFor(t, src, script.Prepared, 4000, "sslmode=require")
 	t.Logf("prepared over TLS: %.4f allocations per transaction (crypto/tls)", (float64(large)-float64(small))/4000)
+}
+
+// TestHotPathAllocatesNothingWithMetrics: with --metrics-addr's exporter
+// fed at 20 ticks a second, the transactions still allocate nothing. Two
+// 2-second runs at 500 and 1500 tps have the same ticks, so the difference
+// of their allocations is what the extra 2000 transactions allocated; what
+// the ticks allocate (a timer, the hand-over of the threads' blocks) is
+// the same in both. A short run first takes what only the first run
+// allocates.
+func TestHotPathAllocatesNothingWithMetrics(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations are counted without the race detector (.ci/test.sh runs this test so)")
+	}
+	pg := testPG(t, "sslmode=disable")
+	src := "\\set aid random(1, 100000)\nSELECT :aid;\n"
+	run := func(rate float64, d time.Duration) (uint64, int64) {
+		var before, after runtime.MemStats
+		var e *metrics.Exporter
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		res, stderr := runScript(t, pg, src, script.Prepared, func(c *engine.Config) {
+			c.Clients, c.Threads, c.Transactions, c.Duration, c.Rate, c.PerCommand = 4, 2, 0, d, rate, true
+			e = metrics.New(metrics.Run{Config: c, Clients: 4, Threads: 2, Rate: rate})
+			c.Tick, c.OnProgress = 50*time.Millisecond, e.Update
+		})
+		runtime.ReadMemStats(&after)
+		if res.Aborted != 0 {
+			t.Fatalf("aborted:\n%s", stderr)
+		}
+		return after.Mallocs - before.Mallocs, res.Stats.Total.Cnt
+	}
+	run(500, 500*time.Millisecond) // warm-up: what the first run alone allocates
+	small, n1 := run(500, 2*time.Second)
+	large, n2 := run(1500, 2*time.Second)
+	perTxn := (float64(large) - float64(small)) / float64(n2-n1)
+	t.Logf("%d allocations for %d transactions, %d for %d: %.4f per transaction", small, n1, large, n2, perTxn)
+	if n2-n1 < 1000 {
+		t.Fatalf("the runs differ by %d transactions only", n2-n1)
+	}
+	if perTxn > 0.01 {
+		t.Errorf("%.4f allocations per transaction in steady state with metrics", perTxn)
+	}
 }

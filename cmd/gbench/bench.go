@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/metrics"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/resp"
@@ -40,6 +41,8 @@ type benchSetup struct {
 	// over several machines (nil for a run of its own).
 	respOptions resp.Options
 	fleet       *fleetSetup
+	// metrics is --metrics-addr's exporter; nil without.
+	metrics *metrics.Exporter
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -56,6 +59,10 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 			return code
 		}
 	}
+	srv, err := b.serveMetrics(env, o)
+	if err != nil {
+		return fail(env, err)
+	}
 	var probe *runenv.Probe
 	if o.jsonOut != "" {
 		b.runCtx, probe = runContext(ctx, b, append([]string{"gbench"}, o.args...))
@@ -64,8 +71,10 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 	res, err := engine.Run(ctx, b.cfg)
 	b.fleet.close(env)
 	if err != nil {
+		b.closeMetrics(env, srv, nil)
 		return fail(env, err)
 	}
+	defer b.closeMetrics(env, srv, res)
 	if probe != nil {
 		b.activity = probe.End(context.WithoutCancel(ctx))
 	}
@@ -131,6 +140,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	}
 	if b.fleet = newFleet(o, b); b.fleet != nil {
 		cfg.Start = b.fleet.start
+	}
+	if err := b.newMetrics(o, to-from); err != nil {
+		return nil, err
 	}
 	b.setOutputs(env, o)
 	return b, nil

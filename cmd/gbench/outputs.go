@@ -44,19 +44,32 @@ func (b *benchSetup) setOutputs(env *Env, o *options) {
 	if out.jsonPath != "" {
 		out.intervals = &report.Intervals{Percentiles: b.percentiles, Lag: cfg.Rate > 0}
 	}
-	if o.progress > 0 || out.hdrPath != "" {
-		ts, pct, lines := o.progressTimestamp, b.percentiles, o.progress > 0
-		if !lines {
-			cfg.Tick = time.Second // --hdr-log intervals without -P lines
+	var each []func(engine.Progress)
+	if o.progress > 0 {
+		ts, pct := o.progressTimestamp, b.percentiles
+		each = append(each, func(p engine.Progress) {
+			if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
+				fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
+			}
+			out.progressSeries(p)
+		})
+	}
+	if out.hdrPath != "" {
+		each = append(each, func(p engine.Progress) {
+			out.hdrInterval(p.Wall.Add(-p.Elapsed), p.Wall.Add(-p.Interval), p.Wall, p.Txn.Hist)
+		})
+	}
+	if b.metrics != nil {
+		each = append(each, b.metrics.Update)
+	}
+	if len(each) > 0 {
+		if o.progress == 0 {
+			cfg.Tick = time.Second // --hdr-log intervals and metrics without -P lines
 		}
 		cfg.OnProgress = func(p engine.Progress) {
-			if lines {
-				if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
-					fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
-				}
-				out.progressSeries(p)
+			for _, f := range each {
+				f(p)
 			}
-			out.hdrInterval(p.Wall.Add(-p.Elapsed), p.Wall.Add(-p.Interval), p.Wall, p.Txn.Hist)
 		}
 	}
 }
