@@ -58,6 +58,9 @@ func (b *benchSetup) closeMetrics(env *Env, srv *metrics.Server, res *engine.Res
 	if res != nil {
 		b.metrics.Finish(res)
 	}
+	if b.metrics.WaitsForScrape() {
+		fmt.Fprintf(env.Stderr, "gbench: waiting up to %v for the metrics' last scrape\n", metricsLinger)
+	}
 	if err := srv.Close(metricsLinger); err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: warning: stopping the metrics server: %v\n", err)
 	}

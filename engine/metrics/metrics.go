@@ -88,9 +88,9 @@ func (e *Exporter) Finish(res *engine.Result) {
 	e.scrapes = 0
 }
 
-// waitsForScrape reports whether something scrapes the exporter and has
+// WaitsForScrape reports whether something scrapes the exporter and has
 // not read its figures since they changed.
-func (e *Exporter) waitsForScrape() bool {
+func (e *Exporter) WaitsForScrape() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.everScraped && e.scrapes == 0
@@ -137,7 +137,7 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // final figures.
 func (s *Server) Close(linger time.Duration) error {
 	deadline := time.Now().Add(linger)
-	for s.e.waitsForScrape() && time.Now().Before(deadline) {
+	for s.e.WaitsForScrape() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
