@@ -36,6 +36,8 @@ func FuzzArgs(f *testing.F) {
 		{"-b", "list"}, {"--show-script=select-only"}, {"-?"}, {"-V"}, {"--", "-c", "x"},
 		{"-f", "testdata/custom.sql", "--resp=redis://:pw@h:1/2?protocol=3", "postgres://u:pw@h/db"},
 		{"-R", "nan"}, {"--percentiles=nan"}, {"-c", "2147483648"}, {"--max-tries=0"},
+		{"--worker", "1/4", "-j", "4", "-c", "8", "--run-id", "r", "--start-at", "2030-01-01T00:00:00.5+02:00", "--start-timeout", "5", "--metrics-addr", ":9090"},
+		{"--worker=0/2", "-c", "2", "-j", "2", "--start-at=1893456000.25"}, {"--worker", "3/2"}, {"--start-at", "-1"},
 	} {
 		f.Add(strings.Join(args, "\x00"))
 	}

@@ -95,10 +95,11 @@ func writeIntervals(out io.Writer, s *Summary, r *Result) error {
 		if err != nil {
 			return fmt.Errorf("intervals[%d].latency: %w", i, err)
 		}
-		p := engine.Progress{
-			Index: in.Index, Elapsed: seconds(float64(in.Index) * r.Config.ProgressS),
-			Interval: seconds(in.LengthS), Wall: in.End, Txn: t,
+		elapsed := seconds(in.ElapsedS)
+		if r.Config.ProgressS > 0 {
+			elapsed = seconds(float64(in.Index) * r.Config.ProgressS) // the boundary, the same for all workers
 		}
+		p := engine.Progress{Index: in.Index, Elapsed: elapsed, Interval: seconds(in.LengthS), Wall: in.End, Txn: t}
 		var line bytes.Buffer
 		if err := ProgressLine(&line, s.Config, p, false, s.Percentiles); err != nil {
 			return err

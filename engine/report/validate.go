@@ -51,15 +51,46 @@ func (r *Result) validate() error {
 	for i := range r.Scripts {
 		v.script(fmt.Sprintf("scripts[%d]", i), &r.Scripts[i])
 	}
+	v.worker(r.Worker, r.Runs)
+	v.fleet(r.Fleet, r.Runs)
 	for i := range r.Intervals {
 		in := &r.Intervals[i]
 		at := fmt.Sprintf("intervals[%d]", i)
+		v.check(in.Index >= 0 && (i == 0 || in.Index == 0 || in.Index > r.Intervals[i-1].Index), at+".index",
+			"is %d, not after the previous interval's", in.Index)
 		v.number(at+".length_s", in.LengthS)
 		v.counters(at+".counters", &in.Counters)
 		v.latency(at+".latency", &in.Latency, &in.Counters)
 		v.simple(at+".lag", in.Lag)
 	}
 	return v.err
+}
+
+// worker checks a worker's description.
+func (v *validator) worker(w *Worker, runs int) {
+	if w == nil {
+		return
+	}
+	v.check(runs == 1, "worker", "is set in a merge of %d runs", runs)
+	v.check(w.Count >= 1, "worker.count", "is %d, not at least 1", w.Count)
+	v.check(w.Index >= 0 && w.Index < w.Count, "worker.index", "is %d, not from 0 to count - 1 (%d)", w.Index, w.Count-1)
+	v.check(w.RunThreads >= w.Count && w.RunClients >= w.RunThreads, "worker.run_threads",
+		"is %d for %d workers and %d clients", w.RunThreads, w.Count, w.RunClients)
+	v.number("worker.start.late_s", w.Start.LateS)
+}
+
+// fleet checks a merge's description of its workers.
+func (v *validator) fleet(f *Fleet, runs int) {
+	if f == nil {
+		return
+	}
+	v.check(len(f.Merged) == runs, "fleet.merged", "lists %d workers, but runs is %d", len(f.Merged), runs)
+	v.check(len(f.Merged)+len(f.Missing) == f.Workers, "fleet.missing", "and fleet.merged list %d workers, not %d", len(f.Merged)+len(f.Missing), f.Workers)
+	seen := map[int]bool{}
+	for _, k := range append(append([]int{}, f.Merged...), f.Missing...) {
+		v.check(k >= 0 && k < f.Workers && !seen[k], "fleet.merged", "holds worker %d twice or out of 0..%d", k, f.Workers-1)
+		seen[k] = true
+	}
 }
 
 // validator keeps the first error.
