@@ -45,10 +45,10 @@ type Exporter struct {
 	run     Run
 	scripts []*script.Script
 
-	mu      sync.Mutex
-	total   *stats.Block
-	started time.Time // on the run's timeline; zero until the first tick
-	ended   time.Time
+	mu          sync.Mutex
+	total       *stats.Block
+	started     time.Time // on the run's timeline; zero until the first tick
+	ended       time.Time
 	scrapes     int // scrapes since the last update
 	everScraped bool
 }

@@ -342,7 +342,6 @@ func joinDistinct(a, b string) string {
 	return a + ", " + b
 }
 
-
 // MergeText writes a short text summary of a merged result: what was
 // merged, the counts, tps, latency and percentiles, in pgbench's words.
 func MergeText(out io.Writer, r *Result) error {
