@@ -53,6 +53,11 @@ step race tests
 go test -count=1 -run 'AllocatesNothing' ./engine
 
 step allocs
+# The Kubernetes manifests, rendered with kustomize and decoded strictly into
+# the API types, in a module of their own (deploy/kubernetes/validate).
+(cd deploy/kubernetes/validate && go vet ./... && go test -count=1 ./...)
+
+step manifests
 # The unit tests that need no server, for linux/arm64 under user-mode
 # emulation (Debian's qemu-user): the servers are pointed nowhere, so the
 # tests that need one skip.

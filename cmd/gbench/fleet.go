@@ -15,15 +15,13 @@ import (
 )
 
 // Environment variables a worker of a run over several machines reads
-// when the options do not say: Kubernetes sets JOB_COMPLETION_INDEX in
-// each pod of an Indexed Job; the manifests in deploy/kubernetes set the
-// others.
+// when the options do not say (see engine/fleet).
 const (
-	envWorkers     = "GBENCH_WORKERS"      // the number of workers; sharding only when set
-	envWorkerIndex = "GBENCH_WORKER_INDEX" // the worker's index, from 0
-	envJobIndex    = "JOB_COMPLETION_INDEX"
-	envRunID       = "GBENCH_RUN_ID"
-	envStartAt     = "GBENCH_START_AT"
+	envWorkers     = fleet.EnvWorkers
+	envWorkerIndex = fleet.EnvWorkerIndex
+	envJobIndex    = fleet.EnvJobCompletion
+	envRunID       = fleet.EnvRunID
+	envStartAt     = fleet.EnvStartAt
 )
 
 // defaultStartTimeout bounds the wait for the other workers: long enough

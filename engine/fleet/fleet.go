@@ -11,6 +11,19 @@ import (
 	"time"
 )
 
+// Environment variables a worker reads when its options do not say:
+// Kubernetes sets JobCompletionIndex in each pod of an Indexed Job; the
+// manifests in deploy/kubernetes set the others. EnvWorkers alone turns
+// sharding on.
+const (
+	EnvWorkers         = "GBENCH_WORKERS"      // the number of workers
+	EnvWorkerIndex     = "GBENCH_WORKER_INDEX" // the worker's index, from 0
+	EnvJobCompletion   = "JOB_COMPLETION_INDEX"
+	EnvRunID           = "GBENCH_RUN_ID"
+	EnvStartAt         = "GBENCH_START_AT"
+	DefaultMetricsPort = 9090 // the port the manifests serve --metrics-addr on
+)
+
 // Timing of a meeting, and the bound past which a worker is late.
 const (
 	// Margin is the time from the last worker's arrival to the start
