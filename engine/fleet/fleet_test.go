@@ -159,7 +159,7 @@ func TestAt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		at := time.Now().Add(90 * time.Second).Round(0)
 		p := At(at)
-		if !p.Start.Equal(at) || p.Local.Sub(time.Now()) != 90*time.Second {
+		if !p.Start.Equal(at) || time.Until(p.Local) != 90*time.Second {
 			t.Errorf("plan %+v for %v", p, at)
 		}
 	})
