@@ -219,7 +219,7 @@ func (f *fleetSetup) worker(cfg *engine.Config, res *engine.Result) *report.Work
 		RunClients: cfg.Clients, RunThreads: threads, RunRate: cfg.Rate,
 		FirstThread: firstThread, FirstClient: firstClient,
 		Start: report.WorkerStart{
-			Method: f.method, Planned: f.plan.Start, LateS: res.Late.Seconds(),
+			Method: f.method, Planned: f.plan.Start, LeadS: f.plan.Lead.Seconds(), LateS: res.Late.Seconds(),
 			LateBoundS: fleet.LateBound.Seconds(), Late: res.Late > fleet.LateBound,
 		},
 	}
@@ -238,9 +238,9 @@ func (f *fleetSetup) report(env *Env, cfg *engine.Config, res *engine.Result) {
 		return
 	}
 	w := f.worker(cfg, res)
-	fmt.Fprintf(env.Stderr, "gbench: worker %d of %d of run %q: threads %d..%d, clients %d..%d; planned start %s (%s), began %.3f ms after it\n",
+	fmt.Fprintf(env.Stderr, "gbench: worker %d of %d of run %q: threads %d..%d, clients %d..%d; planned start %s (%s, known %.3f ms before), began %.3f ms after it\n",
 		w.Index, w.Count, w.RunID, w.FirstThread, w.FirstThread+res.Threads-1, w.FirstClient, w.FirstClient+res.Clients-1,
-		w.Start.Planned.Format(time.RFC3339Nano), f.method, res.Late.Seconds()*1000)
+		w.Start.Planned.Format(time.RFC3339Nano), f.method, f.plan.Lead.Seconds()*1000, res.Late.Seconds()*1000)
 	if w.Start.Late {
 		fmt.Fprintf(env.Stderr, "gbench: warning: this worker began %.3f ms after the planned start, more than %.0f ms: its result says it was late\n",
 			res.Late.Seconds()*1000, fleet.LateBound.Seconds()*1000)

@@ -79,6 +79,10 @@ type Plan struct {
 	// bound of that measurement (half the shortest round trip); both are
 	// zero for At, which trusts this machine's clock.
 	Offset, Error time.Duration
+	// Lead is how long before the start the worker knew it: negative when
+	// the meeting itself ended after the start (a slow server), which then
+	// makes the worker late.
+	Lead time.Duration
 }
 
 // Key is the short name of a run on the server: a hash of its id, so that
@@ -92,7 +96,7 @@ func Key(runID string) string {
 // this machine's clock.
 func At(t time.Time) Plan {
 	now := time.Now()
-	return Plan{Start: t.Round(0), Local: now.Add(t.Sub(now))}
+	return Plan{Start: t.Round(0), Local: now.Add(t.Sub(now)), Lead: t.Sub(now)}
 }
 
 // Meet posts the worker's arrival on s and waits for the others, at most
@@ -188,9 +192,10 @@ func (c *clock) plan(ctx context.Context, s Server, key string, arr map[int]time
 	}
 	start := ceilSecond(last.Add(Margin))
 	now := time.Now()
+	local := now.Add(start.Sub(now.Add(c.offset)))
 	return Plan{
-		Start: start, Local: now.Add(start.Sub(now.Add(c.offset))), Arrived: arr[index],
-		Offset: c.offset, Error: c.err,
+		Start: start, Local: local, Arrived: arr[index],
+		Offset: c.offset, Error: c.err, Lead: local.Sub(now),
 	}, nil
 }
 

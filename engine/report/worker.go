@@ -42,6 +42,9 @@ type WorkerStart struct {
 	// Arrived is when the worker had connected and reached the
 	// rendezvous, on the same timeline (absent for start-at).
 	Arrived *time.Time `json:"arrived,omitempty"`
+	// LeadS is how long before Planned the worker knew it: negative when
+	// the rendezvous itself ended after the start.
+	LeadS float64 `json:"lead_s"`
 	// LateS is how long after Planned the worker's threads began; Late is
 	// set when that is more than LateBoundS.
 	LateS      float64 `json:"late_s"`
