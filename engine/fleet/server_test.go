@@ -28,8 +28,8 @@ func servers(t *testing.T) map[string]func() fleet.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, err := pg.PgConn(ctx); err == nil {
-		c.Close(ctx)
+	if c, err := pg.Open(ctx); err == nil {
+		c.Close()
 		out["postgres"] = func() fleet.Server { return pg.Rendezvous() }
 	} else {
 		unreachable(t, "PostgreSQL", err)

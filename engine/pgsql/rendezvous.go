@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Rendezvous is where the workers of a run over several machines meet on a
@@ -21,7 +19,7 @@ import (
 // them as one role (or as roles with pg_read_all_stats).
 type Rendezvous struct {
 	cfg  *Config
-	conn *pgconn.PgConn
+	conn *Client
 }
 
 // Rendezvous returns a meeting place on the configured server.
@@ -46,17 +44,17 @@ func (r *Rendezvous) Arrive(ctx context.Context, key string, index int) (bool, e
 	}
 	name := fleetName(key, index)
 	cfg.RuntimeParams["application_name"] = name
-	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	conn, err := (&Config{pg: cfg}).Open(ctx)
 	if err != nil {
 		return false, err
 	}
-	rows, err := QueryText(ctx, conn, "SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_catalog.pg_backend_pid()", name)
+	rows, err := conn.QueryText(ctx, "SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_catalog.pg_backend_pid()", name)
 	if err != nil {
-		conn.Close(context.WithoutCancel(ctx))
+		conn.Close()
 		return false, err
 	}
 	if rows[0][0] != "0" {
-		conn.Close(context.WithoutCancel(ctx))
+		conn.Close()
 		return false, nil
 	}
 	r.conn = conn
@@ -75,7 +73,7 @@ func (r *Rendezvous) Arrivals(ctx context.Context, key string) (map[int]time.Tim
 	sql := "SELECT (extract(epoch FROM pg_catalog.clock_timestamp()) * 1000000)::bigint;" +
 		" SELECT application_name, (extract(epoch FROM backend_start) * 1000000)::bigint" +
 		" FROM pg_catalog.pg_stat_activity WHERE application_name LIKE 'gbench-fleet " + key + " %'"
-	res, err := r.conn.Exec(ctx, sql).ReadAll()
+	res, err := r.conn.pc.Exec(ctx, sql).ReadAll()
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -121,9 +119,7 @@ func (r *Rendezvous) Close() error {
 	if r.conn == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := r.conn.Close(ctx)
+	err := r.conn.Close()
 	r.conn = nil
 	return err
 }
