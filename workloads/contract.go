@@ -13,10 +13,6 @@ import (
 	"github.com/gbench/gbench/engine/resp"
 )
 
-// int8ArrayOID is PostgreSQL's type oid of int8[], the type of a list
-// bound as one parameter.
-const int8ArrayOID = 1016
-
 // contractCase is one request the contract check makes on every path.
 type contractCase struct {
 	name string
