@@ -114,12 +114,18 @@ func micros(b []byte) (time.Time, error) {
 	return time.UnixMicro(n).UTC(), nil
 }
 
-// Close ends the worker's session.
+// Close ends the worker's session. Its name is taken back first: a
+// backend outlives the closing of its connection for a moment, and until
+// it is gone pg_stat_activity would still show the worker as arrived (the
+// same run id meeting again right after saw its old arrivals).
 func (r *Rendezvous) Close() error {
 	if r.conn == nil {
 		return nil
 	}
-	err := r.conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	err := r.conn.Exec(ctx, "SET application_name = 'gbench-fleet left'")
+	err = errors.Join(err, r.conn.Close())
 	r.conn = nil
 	return err
 }
