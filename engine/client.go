@@ -52,6 +52,9 @@ type client struct {
 	// arrives (a pipelined command that is answered on its own).
 	skipRecord bool
 	cnt        int64
+	// limit is the number of transactions the client runs; 0 for no limit
+	// (-T).
+	limit int64
 
 	txnScheduled, txnBegin, stmtBegin, sleepUntil int64 // thread clock, ns
 
@@ -228,7 +231,7 @@ func (c *client) prepareThrottle(now int64) {
 	c.txnScheduled = t.throttleTrigger
 	if limit := int64(t.cfg.LatencyLimit); limit > 0 && t.throttleTrigger < now-limit {
 		c.recordTxn(now, true)
-		if t.timeUp(now) || t.cfg.Transactions > 0 && c.cnt >= t.cfg.Transactions {
+		if t.timeUp(now) || c.limit > 0 && c.cnt >= c.limit {
 			c.state = stFinished
 		}
 		return
@@ -265,7 +268,7 @@ func (c *client) endTx(now *int64) bool {
 		*now = c.th.clock()
 		c.th.cur.ConnTime += (*now - start) / 1000
 	}
-	if c.th.cfg.Transactions > 0 && c.cnt >= c.th.cfg.Transactions || c.th.timeUp(*now) {
+	if c.limit > 0 && c.cnt >= c.limit || c.th.timeUp(*now) {
 		c.state = stFinished
 		return false
 	}

@@ -20,6 +20,11 @@ type Config struct {
 	Threads int
 	// Transactions per client (-t); 0 when Duration is set.
 	Transactions int64
+	// TotalTransactions, when Transactions is 0, is a number of
+	// transactions the clients share (redis-benchmark's -n): client i runs
+	// TotalTransactions/Clients of them, one more when i is below
+	// TotalTransactions%Clients. It must be at least Clients.
+	TotalTransactions int64
 	// Duration of the run (-T); 0 when Transactions is set.
 	Duration time.Duration
 	// Rate is the target total rate in transactions per second (-R); 0 for

@@ -122,6 +122,29 @@ func TestRunCountsTransactions(t *testing.T) {
 	}
 }
 
+// TestRunSharesTotalTransactions runs 50 transactions shared by 8 clients
+// (6 each, one more for the first two) with TotalTransactions, and
+// checks what each client ran from the table it wrote.
+func TestRunSharesTotalTransactions(t *testing.T) {
+	pg := testPG(t)
+	exec(t, pg, "DROP TABLE IF EXISTS gbench_t_total; CREATE TABLE gbench_t_total (client int)")
+	res, stderr := runScript(t, pg, "INSERT INTO gbench_t_total VALUES (:client_id);\n", script.Prepared, func(c *engine.Config) {
+		c.Clients, c.Threads, c.Transactions, c.TotalTransactions = 8, 2, 0, 50
+	})
+	if res.Aborted != 0 || res.Stats.Total.Cnt != 50 {
+		t.Fatalf("aborted %d, processed %d, want 0 and 50\n%s", res.Aborted, res.Stats.Total.Cnt, stderr)
+	}
+	if got := exec(t, pg, "SELECT string_agg(n::text, ',' ORDER BY client) FROM (SELECT client, count(*) n FROM gbench_t_total GROUP BY client) s"); got != "7,7,6,6,6,6,6,6" {
+		t.Errorf("transactions per client: %s, want 7,7,6,6,6,6,6,6", got)
+	}
+	sc, _ := script.Parse("t.sql", "SELECT 1;\n", 1)
+	prog, _ := script.Compile([]*script.Script{sc}, script.Simple, nil)
+	cfg := &engine.Config{Program: prog, Clients: 8, TotalTransactions: 5, SQL: pg}
+	if _, err := engine.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "5 transactions cannot be shared by 8 clients") {
+		t.Errorf("5 transactions for 8 clients: %v", err)
+	}
+}
+
 // TestGsetAndVariables stores results into variables and writes what the
 // script computed into a table, so the test reads back what really ran.
 func TestGsetAndVariables(t *testing.T) {

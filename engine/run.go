@@ -251,6 +251,9 @@ func (r *run) setup() error {
 	if err := cfg.Shard.Check(nthreads); err != nil {
 		return err
 	}
+	if cfg.Transactions == 0 && cfg.TotalTransactions > 0 && cfg.TotalTransactions < int64(cfg.Clients) {
+		return fmt.Errorf("%d transactions cannot be shared by %d clients: each needs at least one", cfg.TotalTransactions, cfg.Clients)
+	}
 	var err error
 	if r.net, err = networkFor(cfg.Transport); err != nil {
 		return err
@@ -303,7 +306,14 @@ func (r *run) newClients(first int, seeds []uint64) []*client {
 	}
 	clients := make([]*client, len(seeds))
 	for i := range clients {
-		c := &client{id: first + i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds)}
+		c := &client{id: first + i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds), limit: cfg.Transactions}
+		if n := int64(cfg.Clients); c.limit == 0 && cfg.TotalTransactions > 0 {
+			// Shared by every client of the run, each shard's included.
+			c.limit = cfg.TotalTransactions / n
+			if int64(c.id) < cfg.TotalTransactions%n {
+				c.limit++
+			}
+		}
 		c.env.Vars = script.NewVars(cfg.Program.Syms)
 		c.env.Rand.Seed(seeds[i])
 		c.env.Debug = debugWriter{r}
