@@ -92,6 +92,10 @@ func (p Path) Script(keys int, random bool) string {
 	return choose + "\n" + p.read + "\n"
 }
 
+// Read returns the path's read command, which reads the list variable
+// :keys: an SQL statement ending in ";" or a \resp line.
+func (p Path) Read() string { return p.read }
+
 // File returns the name of the bundled file holding p.Script(keys, random),
 // such as "mget64.sql" or "resp-mget16-random.sql", or "" when keys is not
 // one of KeyCounts.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,13 +33,18 @@ var matrixEnvVars = []string{"CONNECTIONS", "BATCHES", "REPEATS", "DURATION_SECO
 // superuser reserve.
 const matrixMargin = 20
 
-// matrixOptions are the options of gbench matrix.
+// matrixOptions are the options of gbench matrix. The plan (--plan, the
+// bundled "read" by default) says what to measure; the other options
+// change it.
 type matrixOptions struct {
-	paths       []string
+	plan        string
+	paths       string // --paths, checked against the plan's paths
 	keys        []int
 	connections []int
+	rates       []int
 	repeats     int
 	duration    float64 // seconds
+	requests    int
 	threads     int
 	randomKeys  bool
 	seed        uint64
@@ -48,15 +55,17 @@ type matrixOptions struct {
 	load        bool
 	out         string
 	help        bool
+	// set are the plan's fields the options or the environment set.
+	set map[string]bool
 }
 
-// runMatrix is "gbench matrix [OPTION]...": every read path × keys per
-// request × connection count, repeated, in a shuffled order, against a
-// throwaway sandbox or the servers of --pg and --resp. It writes the JSON
-// result (-o) after every sample. Exit status: 0 when every sample
-// succeeded, 1 when the run could not start (bad options, no server, a
-// failed contract check), 2 when a sample failed or Ctrl-C stopped the
-// run; the JSON then holds what completed.
+// runMatrix is "gbench matrix [OPTION]...": every path × mix × keys per
+// request × connection count × rate of a plan, repeated, in a shuffled
+// order, against a throwaway sandbox or the servers of the plan, --pg and
+// --resp. It writes the JSON result (-o) after every sample. Exit status:
+// 0 when every sample succeeded, 1 when the run could not start (bad
+// options or plan, no server, a failed contract check), 2 when a sample
+// failed or Ctrl-C stopped the run; the JSON then holds what completed.
 func runMatrix(env *Env, args []string) int {
 	o, fs, err := parseMatrixArgs(env, args)
 	if err != nil {
@@ -80,33 +89,45 @@ func runMatrix(env *Env, args []string) int {
 	defer unwatch()
 	cfg.Stop, cfg.HardStop = stop, hard
 	cfg.Save = func(r *schema.Result) error { return writeMatrix(o.out, r) }
-	fmt.Fprintf(env.Stderr, "gbench matrix: seed %d (--seed %d replays this order)\n", cfg.Seed, cfg.Seed)
-	if o.pg != "" {
+	fmt.Fprintf(env.Stderr, "gbench matrix: plan %s, seed %d (--seed %d replays this order)\n", cfg.Name, cfg.Seed, cfg.Seed)
+	if cfg.PG != nil || cfg.RESP != nil {
 		res, err := matrix.Run(ctx, cfg)
 		return finishMatrix(env, o, res, err)
 	}
 	return runInSandbox(ctx, env, o, cfg)
 }
 
-// runInSandbox starts a throwaway PostgreSQL and Redis, runs the matrix
-// against them and removes them.
+// runInSandbox starts a throwaway PostgreSQL and Redis (those the plan
+// needs), runs the matrix against them and removes them.
 func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.Config) int {
+	needPG, needRESP := cfg.NeedsServers()
 	// The sandbox outlives ctx: Ctrl-C ends the run, and then the servers.
 	sbCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sb, err := sandbox.Start(sbCtx, sandbox.Options{
-		Postgres: true, Redis: true, MaxConnections: slices.Max(cfg.Connections) + matrixMargin,
+		Postgres: needPG, Redis: needRESP, MaxConnections: slices.Max(cfg.Connections) + matrixMargin,
 		SharedBuffers: sandbox.DefaultSharedBuffers, Log: env.Stderr, Getenv: env.Getenv,
 	})
 	if err != nil {
 		return fail(env, err)
 	}
 	code := exitOK
-	if cfg.PG, cfg.RESP, err = matrixServers(sb.PostgresConnString(), sb.RedisURL()); err != nil {
+	if needPG {
+		cfg.PG, err = matrixPG(sb.PostgresConnString())
+	}
+	if err == nil && needRESP {
+		cfg.RESP, err = matrixRESP(sb.RedisURL())
+	}
+	if err != nil {
 		code = fail(env, err)
 	} else {
-		cfg.PostgresPID, cfg.Sandbox, cfg.Load = sb.PostgresPID(), true, true
-		cfg.PostgresCgroup, cfg.RedisCgroup = sb.PostgresCgroup(), sb.RedisCgroup()
+		cfg.Sandbox, cfg.Load = true, true
+		if needPG {
+			cfg.PostgresPID, cfg.PostgresCgroup = sb.PostgresPID(), sb.PostgresCgroup()
+		}
+		if needRESP {
+			cfg.RedisCgroup = sb.RedisCgroup()
+		}
 		res, err := matrix.Run(ctx, cfg)
 		code = finishMatrix(env, o, res, err)
 	}
@@ -126,7 +147,7 @@ func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int
 		}
 		return exitRun
 	}
-	planned := len(res.Plan.Paths) * len(res.Plan.Keys) * len(res.Plan.Connections) * res.Plan.Repeats
+	planned := res.Plan.Planned()
 	took := res.End.Sub(res.Start).Round(time.Second)
 	switch {
 	case res.Interrupted:
@@ -142,32 +163,31 @@ func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int
 
 // parseMatrixArgs reads the environment variables, then the options.
 func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, error) {
-	o := &matrixOptions{
-		paths: pathNamesOf(workloads.Paths()), keys: workloads.KeyCounts(), connections: workloads.Connections(),
-		repeats: matrix.DefaultRepeats, duration: matrix.DefaultDuration.Seconds(), threads: matrix.DefaultThreads,
-		warmup: matrix.DefaultWarmup.Seconds(), retries: matrix.DefaultRetries, out: "matrix.json",
-	}
+	o := &matrixOptions{plan: "read", out: "matrix.json", set: map[string]bool{}}
 	if err := o.fromEnv(env); err != nil {
 		return nil, nil, err
 	}
 	fs := pflag.NewFlagSet("gbench matrix", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	fs.Var(&matrixNames{p: &o.paths, valid: pathNamesOf(workloads.Paths())}, "paths", "read paths to measure")
+	fs.StringVar(&o.plan, "plan", o.plan, "measure the plan `NAME` (bundled: "+strings.Join(workloads.Plans(), ", ")+") or the plan file FILE.toml")
+	fs.StringVar(&o.paths, "paths", "", "measure only these paths of the plan (read: sql-any, sql-mget, resp-mget)")
 	fs.Var(&matrixInts{p: &o.keys, name: "--keys"}, "keys", "keys per request (env BATCHES)")
 	fs.VarP(&matrixInts{p: &o.connections, name: "--connections"}, "connections", "c", "connection counts (env CONNECTIONS)")
-	fs.Var(&intValue{p: &o.repeats, name: "--repeats", min: 1, max: maxInt}, "repeats", "samples of each cell (env REPEATS)")
+	fs.Var(&matrixInts{p: &o.rates, name: "--rates", zero: true}, "rates", "target rates in requests per second (--rate), 0 for unthrottled")
+	fs.Var(&intValue{p: &o.repeats, name: "--repeats", min: 1, max: 10000}, "repeats", "samples of each cell (env REPEATS)")
 	fs.VarP(&matrixSeconds{p: &o.duration, name: "--duration", min: 0.1}, "duration", "T", "seconds per sample (env DURATION_SECONDS)")
-	fs.VarP(&intValue{p: &o.threads, name: "--threads", min: 1, max: maxInt}, "threads", "j", "client threads of each sample")
+	fs.VarP(&intValue{p: &o.requests, name: "--requests", min: 1, max: maxInt}, "requests", "t", "requests per sample, shared by its connections, instead of a duration")
+	fs.VarP(&intValue{p: &o.threads, name: "--threads", min: 1, max: 10000}, "threads", "j", "client threads of each sample")
 	fs.BoolVar(&o.randomKeys, "random-keys", false, "read distinct random keys from 1..items instead of the fixed keys 1..N")
 	fs.Var(&matrixSeed{o: o}, "seed", "seed of the sample order and the clients' random keys (default: from the clock, recorded in the JSON)")
 	fs.Var(&intValue{p: &o.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
 	fs.Var(&intValue{p: &o.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value (default 128)")
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "seconds of warm-up of each path at the largest connection count; 0 for none")
 	fs.Var(&intValue{p: &o.retries, name: "--retries", min: 0, max: 100}, "retries", "more tries of a failed sample (a server restart, a dropped connection), each recorded")
-	fs.StringVar(&o.pg, "pg", "", "use the PostgreSQL database `CONNINFO` (or URI) instead of a sandbox; needs --resp")
-	fs.StringVar(&o.resp, "resp", "", "use the Redis at `URL` (redis://host:port/db) instead of a sandbox; needs --pg")
-	fs.BoolVar(&o.load, "load", false, "with --pg and --resp: load the dataset first, into the schema gbench and the keys gbench:* (it refuses to replace what gbench did not create)")
+	fs.StringVar(&o.pg, "pg", "", "use the PostgreSQL database `CONNINFO` (or URI) instead of a sandbox")
+	fs.StringVar(&o.resp, "resp", "", "use the Redis (or other RESP server) at `URL` (redis://host:port/db) instead of a sandbox")
+	fs.BoolVar(&o.load, "load", false, "with --pg or --resp: load the dataset first, into the schema gbench and the keys gbench:* (it refuses to replace what gbench did not create)")
 	fs.StringVarP(&o.out, "out", "o", o.out, "write the JSON result to `FILE`")
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
 	if err := fs.Parse(args); err != nil {
@@ -176,7 +196,8 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 	if fs.NArg() > 0 {
 		return nil, nil, &usageError{msg: fmt.Sprintf("unexpected argument \"%s\"", fs.Arg(0)), hint: true}
 	}
-	if !fs.Changed("seed") {
+	fs.Visit(func(f *pflag.Flag) { o.set[f.Name] = true })
+	if !o.set["seed"] {
 		o.seed = uint64(env.Now().UnixNano())
 	}
 	return o, fs, o.check()
@@ -187,14 +208,16 @@ func (o *matrixOptions) fromEnv(env *Env) error {
 	values := map[string]pflag.Value{
 		"CONNECTIONS":      &matrixInts{p: &o.connections, name: "CONNECTIONS"},
 		"BATCHES":          &matrixInts{p: &o.keys, name: "BATCHES"},
-		"REPEATS":          &intValue{p: &o.repeats, name: "REPEATS", min: 1, max: maxInt},
+		"REPEATS":          &intValue{p: &o.repeats, name: "REPEATS", min: 1, max: 10000},
 		"DURATION_SECONDS": &matrixSeconds{p: &o.duration, name: "DURATION_SECONDS", min: 0.1},
 	}
+	flags := map[string]string{"CONNECTIONS": "connections", "BATCHES": "keys", "REPEATS": "repeats", "DURATION_SECONDS": "duration"}
 	for _, name := range matrixEnvVars {
 		if s := env.Getenv(name); s != "" {
 			if err := values[name].Set(s); err != nil {
 				return &usageError{msg: strings.Replace(err.Error(), "option "+name, "environment variable "+name, 1)}
 			}
+			o.set[flags[name]] = true
 		}
 	}
 	return nil
@@ -203,45 +226,41 @@ func (o *matrixOptions) fromEnv(env *Env) error {
 // check applies the rules between options.
 func (o *matrixOptions) check() error {
 	switch {
-	case (o.pg == "") != (o.resp == ""):
-		return usagef("--pg and --resp go together: give both servers, or neither for a sandbox")
-	case o.load && o.pg == "":
-		return usagef("--load needs --pg and --resp (a sandbox is always loaded)")
-	case len(o.paths)*len(o.keys)*len(o.connections) > schema.MaxPlanCells:
-		return usagef("the plan has %d cells (paths × keys × connections), more than %d: measure fewer at once",
-			len(o.paths)*len(o.keys)*len(o.connections), schema.MaxPlanCells)
+	case o.load && o.pg == "" && o.resp == "":
+		return usagef("--load needs --pg or --resp (a sandbox is always loaded)")
+	case o.set["duration"] && o.set["requests"]:
+		return usagef("--duration and --requests go one at a time: a sample lasts a time or serves a number of requests")
 	case o.pg != "" && !o.load && (o.data != workloads.Options{}):
 		return usagef("--items and --value-size describe the data to load: add --load, or leave them out to read what the servers hold")
 	}
 	return nil
 }
 
-// config builds the matrix configuration.
+// config reads the plan, applies the options to it and validates it.
 func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) {
-	cfg := &matrix.Config{
-		Keys: o.keys, Connections: o.connections, Repeats: o.repeats,
-		Duration: time.Duration(o.duration * float64(time.Second)), Threads: o.threads,
-		RandomKeys: o.randomKeys, Seed: o.seed, Data: o.data, Load: o.load,
-		Warmup: time.Duration(o.warmup * float64(time.Second)), Retries: o.retries,
-		Gbench: version, Command: redactArgs(append([]string{"gbench", "matrix"}, args...)),
-		Progress: env.Stderr, Now: env.Now,
+	plan, popts, err := readPlan(o.plan)
+	if err != nil {
+		return nil, err
 	}
-	if o.warmup == 0 {
-		cfg.Warmup = -1
+	if err := o.apply(plan); err != nil {
+		return nil, err
 	}
-	if o.retries == 0 {
-		cfg.Retries = -1
+	if o.pg != "" || o.resp != "" {
+		plan.Servers = matrix.PlanServers{}
 	}
-	var err error
-	if cfg.Transport, err = engine.TransportFromEnv(env.Getenv); err != nil {
+	cfg, err := plan.Config(popts)
+	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	for _, name := range o.paths {
-		for _, p := range workloads.Paths() {
-			if p.Name == name {
-				cfg.Paths = append(cfg.Paths, p)
-			}
-		}
+	cfg.Load = o.load
+	cfg.Gbench, cfg.Command = version, redactArgs(append([]string{"gbench", "matrix"}, args...))
+	cfg.Progress, cfg.Now = env.Stderr, env.Now
+	if !o.set["seed"] && plan.Seed != nil {
+		o.seed = *plan.Seed
+	}
+	cfg.Seed = o.seed
+	if cfg.Transport, err = engine.TransportFromEnv(env.Getenv); err != nil {
+		return nil, usagef("%v", err)
 	}
 	for _, name := range matrixEnvVars {
 		if v := env.Getenv(name); v != "" {
@@ -252,25 +271,165 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 		}
 	}
 	if o.pg != "" {
-		if cfg.PG, cfg.RESP, err = matrixServers(o.pg, o.resp); err != nil {
+		if cfg.PG, err = matrixPG(o.pg); err != nil {
 			return nil, err
 		}
 	}
-	return cfg, nil
+	if o.resp != "" {
+		if cfg.RESP, err = matrixRESP(o.resp); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, o.checkServers(cfg)
 }
 
-// matrixServers parses the servers' addresses.
-func matrixServers(conninfo, url string) (*pgsql.Config, resp.Options, error) {
+// checkServers refuses a run on existing servers that lacks one a path
+// needs.
+func (o *matrixOptions) checkServers(cfg *matrix.Config) error {
+	if cfg.PG == nil && cfg.RESP == nil {
+		return nil // a sandbox
+	}
+	needPG, needRESP := cfg.NeedsServers()
+	switch {
+	case needPG && cfg.PG == nil:
+		return usagef("the plan's paths talk to PostgreSQL: give --pg CONNINFO too, or neither --pg nor --resp for a sandbox")
+	case needRESP && cfg.RESP == nil:
+		return usagef("the plan's paths talk to a RESP server: give --resp URL too, or neither --pg nor --resp for a sandbox")
+	}
+	return nil
+}
+
+// apply puts the options and environment variables given into the plan.
+func (o *matrixOptions) apply(p *matrix.Plan) error {
+	if o.paths != "" {
+		if err := o.selectPaths(p); err != nil {
+			return err
+		}
+	}
+	if o.set["keys"] {
+		if len(p.Keys) == 0 {
+			return usagef("--keys (or BATCHES): the plan's scripts read no list of keys")
+		}
+		p.Keys = o.keys
+	}
+	if o.set["connections"] {
+		p.Connections = o.connections
+	}
+	if o.set["rates"] {
+		p.Rates = nil
+		for _, r := range o.rates {
+			p.Rates = append(p.Rates, float64(r))
+		}
+	}
+	if o.set["repeats"] {
+		p.Repeats = o.repeats
+	}
+	if o.set["duration"] {
+		p.DurationS, p.Requests = o.duration, 0
+	}
+	if o.set["requests"] {
+		p.DurationS, p.Requests = 0, int64(o.requests)
+	}
+	if o.set["threads"] {
+		p.Threads = o.threads
+	}
+	if o.set["random-keys"] {
+		p.RandomKeys = o.randomKeys
+	}
+	if o.set["warmup"] {
+		p.WarmupS = &o.warmup
+	}
+	if o.set["retries"] {
+		p.Retries = &o.retries
+	}
+	if o.data.Items != 0 {
+		p.Dataset.Items = o.data.Items
+	}
+	if o.data.ValueSize != 0 {
+		p.Dataset.ValueSize = o.data.ValueSize
+	}
+	return nil
+}
+
+// selectPaths keeps the plan's paths --paths names, in the plan's order.
+func (o *matrixOptions) selectPaths(p *matrix.Plan) error {
+	var valid []string
+	for _, pp := range p.Paths {
+		valid = append(valid, pp.Name)
+	}
+	given := splitMatrixList(o.paths)
+	for _, n := range given {
+		if !slices.Contains(valid, n) {
+			return optErrf("invalid path \"%s\" for option --paths: expected some of %s", n, strings.Join(valid, ", "))
+		}
+	}
+	if len(given) == 0 {
+		return optErrf("invalid value \"%s\" for option --paths: expected some of %s", o.paths, strings.Join(valid, ", "))
+	}
+	p.Paths = slices.DeleteFunc(p.Paths, func(pp matrix.PlanPath) bool { return !slices.Contains(given, pp.Name) })
+	return nil
+}
+
+// readPlan reads the plan a --plan argument names: a plan file when there
+// is a file of that name, else a bundled plan.
+func readPlan(arg string) (*matrix.Plan, matrix.PlanOptions, error) {
+	popts := matrix.PlanOptions{Name: arg, File: arg, Redact: redact}
+	var data []byte
+	st, err := os.Stat(arg)
+	if err == nil && !st.Mode().IsRegular() {
+		err = fs.ErrNotExist // a directory "read" does not hide the bundled plan
+	}
+	if err == nil {
+		data, err = os.ReadFile(arg)
+	}
+	switch {
+	case err == nil:
+		dir := filepath.Dir(arg)
+		popts.ReadFile = func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("could not read file \"%s\": %s", name, strerror(err))
+			}
+			return b, nil
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, popts, usagef("could not read the plan \"%s\": %s", arg, strerror(err))
+	default:
+		name := strings.TrimSuffix(arg, ".toml")
+		if data, err = workloads.PlanText(name); err != nil {
+			return nil, popts, usagef("no plan file \"%s\" and no bundled plan of that name (bundled: %s; \"gbench plans list\" says what each measures)",
+				arg, strings.Join(workloads.Plans(), ", "))
+		}
+		popts.Name, popts.File = name, name+".toml"
+	}
+	popts.Data = data
+	plan, err := matrix.ParsePlan(popts.File, data)
+	if err != nil {
+		return nil, popts, usagef("%v", err)
+	}
+	return plan, popts, nil
+}
+
+// matrixPG parses a PostgreSQL conninfo for the matrix.
+func matrixPG(conninfo string) (*pgsql.Config, error) {
 	pg, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
-		return nil, resp.Options{}, usagef("invalid --pg: %s", parseConfigError(conninfo, err))
+		return nil, usagef("invalid --pg: %s", parseConfigError(conninfo, err))
 	}
 	pg.SetFallbackApplicationName("gbench-matrix")
+	return pg, nil
+}
+
+// matrixRESP parses a RESP URL for the matrix.
+func matrixRESP(url string) (*resp.Options, error) {
 	ro, err := resp.ParseURL(url)
 	if err != nil {
-		return nil, resp.Options{}, usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
-	return pg, ro, nil
+	return &ro, nil
 }
 
 // redactArgs hides passwords in a command line for the result.
@@ -355,12 +514,15 @@ func matrixSignals(env *Env) (ctx context.Context, stop, hard <-chan struct{}, u
 }
 
 func matrixUsage(w io.Writer, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, `gbench matrix measures the "PostgreSQL as a cache vs Redis" matrix: every read
-path (SQL = ANY, SQL mget(), Redis MGET) × keys per request × connection count,
-each repeated, in a shuffled order. By default it runs against a throwaway
-PostgreSQL and Redis loaded with the dataset; --pg and --resp use existing
-servers. It checks first that every path returns the same values, warms up,
-then writes the JSON result after every sample. "gbench report" turns it into
+	fmt.Fprintf(w, `gbench matrix measures a plan: every path × mix × keys per request × connection
+count × rate, each cell repeated, in a shuffled order. The default plan,
+"read", is the "PostgreSQL as a cache vs Redis" read matrix: SQL = ANY, SQL
+mget(), Redis MGET × 1, 16, 64 keys × 4, 64, 256 connections. --plan names
+another bundled plan ("gbench plans list") or a plan file of your own, whose
+paths are gbench scripts. By default it runs against a throwaway PostgreSQL
+and Redis loaded with the dataset; --pg and --resp use existing servers. It
+checks first that the paths return the dataset's values, warms up, then
+writes the JSON result after every sample. "gbench report" turns it into
 markdown and SVG charts.
 
 Usage:
@@ -369,22 +531,16 @@ Usage:
 Options:
 %s
 Environment: CONNECTIONS, BATCHES (keys per request), REPEATS and
-DURATION_SECONDS set the defaults; lists are separated by commas or blanks.
+DURATION_SECONDS change the plan as the matching options do; lists are
+separated by commas or blanks. Options win.
 
 Ctrl-C stops after the current sample (press it again to stop that one too);
 the JSON is then marked partial. Exit status: 0 when every sample succeeded,
 1 when the run could not start, 2 when a sample failed or the run was stopped.
 
-Example:
+Examples:
   gbench matrix --repeats 3 --duration 5 -o matrix.json && gbench report matrix.json -o results
+  gbench matrix --plan mixed -o mixed.json && gbench report mixed.json -o mixed
+  gbench matrix --plan my-plan.toml --pg "host=db1 dbname=app" -o mine.json
 `, fs.FlagUsages())
-}
-
-// pathNamesOf lists the paths' names.
-func pathNamesOf(ps []workloads.Path) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Name)
-	}
-	return out
 }

@@ -309,11 +309,14 @@ func TestMatrixOptions(t *testing.T) {
 	}
 	o, _, err = parseMatrixArgs(envOf(vars), []string{"-c", "64,4", "--keys", "1", "--repeats", "1", "-T", "2", "--seed", "9", "--paths", "resp-mget,sql-any"})
 	if err != nil || !slices.Equal(o.connections, []int{4, 64}) || !slices.Equal(o.keys, []int{1}) || o.repeats != 1 || o.duration != 2 ||
-		o.seed != 9 || !slices.Equal(o.paths, []string{"sql-any", "resp-mget"}) {
+		o.seed != 9 || o.paths != "resp-mget,sql-any" {
 		t.Errorf("flags over the environment: %+v, %v", o, err)
 	}
+	o.pg, o.resp = "host=h password=secret", "redis://h"
 	cfg, err := o.config(envOf(vars), []string{"--pg", "host=h password=secret"})
-	if err != nil || cfg.Variables["CONNECTIONS"] != "8 16" || strings.Contains(strings.Join(cfg.Command, " "), "secret") {
+	if err != nil || cfg.Variables["CONNECTIONS"] != "8 16" || strings.Contains(strings.Join(cfg.Command, " "), "secret") ||
+		len(cfg.Paths) != 2 || cfg.Paths[0].Name != "sql-any" || cfg.Paths[1].Name != "resp-mget" || cfg.Name != "read" ||
+		!slices.Equal(cfg.Connections, []int{4, 64}) || cfg.Repeats != 1 || cfg.Duration != 2*time.Second || cfg.Seed != 9 {
 		t.Errorf("config: %+v, %v", cfg, err)
 	}
 	for _, c := range []struct {
@@ -322,11 +325,10 @@ func TestMatrixOptions(t *testing.T) {
 		want string
 	}{
 		{nil, []string{"--keys", "1,x"}, `invalid value "1,x" for option --keys`},
-		{nil, []string{"--repeats", "0"}, "--repeats must be in range 1..2147483647"},
+		{nil, []string{"--repeats", "0"}, "--repeats must be in range 1..10000"},
 		{nil, []string{"-T", "0.01"}, `invalid value "0.01" for option --duration`},
-		{nil, []string{"--paths", "sql-any,redis"}, `invalid path "redis" for option --paths`},
-		{nil, []string{"--pg", "host=x"}, "--pg and --resp go together"},
-		{nil, []string{"--load"}, "--load needs --pg and --resp"},
+		{nil, []string{"--load"}, "--load needs --pg or --resp"},
+		{nil, []string{"-T", "1", "--requests", "100"}, "--duration and --requests go one at a time"},
 		{nil, []string{"--pg", "host=x", "--resp", "redis://x", "--items", "500"}, "add --load"},
 		{nil, []string{"extra"}, `unexpected argument "extra"`},
 		{map[string]string{"REPEATS": "many"}, nil, `invalid value "many" for environment variable REPEATS`},
@@ -337,6 +339,28 @@ func TestMatrixOptions(t *testing.T) {
 			t.Errorf("%v %q: error %v, want %q", c.vars, c.args, err, c.want)
 		}
 	}
+	// Errors found once the plan is read.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--paths", "sql-any,redis"}, `invalid path "redis" for option --paths: expected some of sql-any, sql-mget, resp-mget`},
+		{[]string{"--pg", "host=x"}, "the plan's paths talk to a RESP server: give --resp URL too"},
+		{[]string{"--pg", "host=x", "--paths", "sql-any"}, ""},
+		{[]string{"--resp", "redis://x", "--paths", "resp-mget"}, ""},
+		{[]string{"--plan", "nosuch"}, `no plan file "nosuch" and no bundled plan of that name (bundled: read, coldfill, mixed, unlogged, writes`},
+		{[]string{"--plan", "unlogged", "--keys", "1"}, "--keys (or BATCHES): the plan's scripts read no list of keys"},
+		{[]string{"--plan", "mixed", "--keys", "256"}, "256 keys per request cannot be distinct among 128 hot rows"},
+		{[]string{"--plan", "mixed", "-c", "64", "--requests", "10"}, "10 requests per sample cannot be shared by 64 connections"},
+	} {
+		o, _, err := parseMatrixArgs(envOf(nil), c.args)
+		if err == nil {
+			_, err = o.config(envOf(nil), c.args)
+		}
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%q: error %v, want %q", c.args, err, c.want)
+		}
+	}
 }
 
 // TestReportRefuses checks that gbench report refuses what it cannot
@@ -345,7 +369,7 @@ func TestReportRefuses(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, edit func(*schema.Result)) string {
 		r := &schema.Result{Schema: schema.Version, Contract: schema.Contract{Passed: true},
-			Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 2},
+			Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{1}, Connections: []int{4}, Repeats: 2, DurationS: 5},
 			Samples: []schema.Sample{{Path: "sql-any", Keys: 1, Connections: 4, Repeat: 1, ReqS: 100}, {Path: "sql-any", Keys: 1, Connections: 4, Repeat: 2, ReqS: 110}}}
 		edit(r)
 		path := filepath.Join(dir, name)
@@ -391,12 +415,12 @@ func TestReportRefuses(t *testing.T) {
 // through the file the command writes.
 func TestMatrixResultIsJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
-	if err := writeMatrix(path, &schema.Result{Schema: schema.Version, Plan: schema.Plan{Seed: math.MaxUint64, Repeats: 1}}); err != nil {
+	if err := writeMatrix(path, &schema.Result{Schema: schema.Version, Plan: schema.Plan{Seed: math.MaxUint64, Repeats: 1, DurationS: 1, Connections: []int{1}}}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil || string(raw["schema"]) != `"gbench-matrix/1"` {
+	if err := json.Unmarshal(b, &raw); err != nil || string(raw["schema"]) != `"gbench-matrix/2"` {
 		t.Fatalf("%s: %v", b, err)
 	}
 	if r := readMatrixFile(t, path); r.Plan.Seed != math.MaxUint64 {

@@ -11,17 +11,25 @@ func splitMatrixList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
 }
 
-// matrixInts is a list of positive integers.
+// matrixInts is a list of positive integers (from 0 with zero).
 type matrixInts struct {
 	p    *[]int
 	name string
+	zero bool
 }
 
 func (v *matrixInts) Set(s string) error {
 	var out []int
+	least := 1
+	if v.zero {
+		least = 0
+	}
 	for _, f := range splitMatrixList(s) {
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 || n > maxInt {
+		if err != nil || n < least || n > maxInt {
+			if v.zero {
+				return optErrf("invalid value \"%s\" for option %s: expected integers from 0 separated by commas, like 0,1000,5000", s, v.name)
+			}
 			return optErrf("invalid value \"%s\" for option %s: expected positive integers separated by commas, like 4,64,256", s, v.name)
 		}
 		if !slices.Contains(out, n) {
@@ -46,35 +54,6 @@ func joinMatrixInts(xs []int) string {
 	}
 	return strings.Join(s, ",")
 }
-
-// matrixNames is a list of names from a fixed set, kept in the set's order.
-type matrixNames struct {
-	p     *[]string
-	valid []string
-}
-
-func (v *matrixNames) Set(s string) error {
-	given := splitMatrixList(s)
-	for _, n := range given {
-		if !slices.Contains(v.valid, n) {
-			return optErrf("invalid path \"%s\" for option --paths: expected some of %s", n, strings.Join(v.valid, ", "))
-		}
-	}
-	if len(given) == 0 {
-		return optErrf("invalid value \"%s\" for option --paths: expected some of %s", s, strings.Join(v.valid, ", "))
-	}
-	var out []string
-	for _, n := range v.valid {
-		if slices.Contains(given, n) {
-			out = append(out, n)
-		}
-	}
-	*v.p = out
-	return nil
-}
-
-func (v *matrixNames) String() string { return strings.Join(*v.p, ",") }
-func (v *matrixNames) Type() string   { return "LIST" }
 
 // matrixSeconds is a number of seconds, fractions allowed.
 type matrixSeconds struct {

@@ -30,9 +30,9 @@ var pgSettings = []string{
 }
 
 // describePostgres reads the server's version and key settings.
-func describePostgres(ctx context.Context, conn *pgsql.Client, c *Config) (schema.Endpoint, error) {
-	e := schema.Endpoint{Sandbox: c.Sandbox, Address: net.JoinHostPort(c.PG.Host(), strconv.Itoa(int(c.PG.Port()))),
-		Database: c.PG.Database(), Settings: []schema.Setting{}}
+func describePostgres(ctx context.Context, conn *pgsql.Client, c *pgsql.Config, sandbox bool) (schema.Endpoint, error) {
+	e := schema.Endpoint{Sandbox: sandbox, Address: net.JoinHostPort(c.Host(), strconv.Itoa(int(c.Port()))),
+		Database: c.Database(), Settings: []schema.Setting{}}
 	rows, err := conn.QueryText(ctx, "SELECT current_setting('server_version')")
 	if err != nil {
 		return e, err
@@ -54,10 +54,10 @@ var redisSettings = []string{"appendonly", "io-threads", "maxmemory", "maxmemory
 
 // describeRedis reads the server's version and key settings. CONFIG may be
 // disabled (managed services rename it); the settings are then left out.
-func describeRedis(rc *resp.Client, c *Config) (schema.Endpoint, error) {
-	e := schema.Endpoint{Sandbox: c.Sandbox, Address: c.RESP.Addr, Settings: []schema.Setting{}}
-	if c.RESP.DB != 0 {
-		e.Database = strconv.Itoa(c.RESP.DB)
+func describeRedis(rc *resp.Client, o *resp.Options, sandbox bool) (schema.Endpoint, error) {
+	e := schema.Endpoint{Sandbox: sandbox, Address: o.Addr, Settings: []schema.Setting{}}
+	if o.DB != 0 {
+		e.Database = strconv.Itoa(o.DB)
 	}
 	info, err := rc.Info("server")
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/stats"
-	"github.com/gbench/gbench/workloads"
 )
 
 // testConfig is a small plan with defaults filled in.
@@ -36,6 +35,10 @@ func TestOrderIsAShuffleOfThePlan(t *testing.T) {
 	got := order(&c)
 	if len(got) != 3*2*2*3 {
 		t.Fatalf("%d samples, want 36", len(got))
+	}
+	type cellKey struct {
+		path        string
+		keys, conns int
 	}
 	repeats := map[cellKey][]int{}
 	for _, s := range got {
@@ -69,17 +72,20 @@ func TestOrderIsAShuffleOfThePlan(t *testing.T) {
 
 func TestConfigChecks(t *testing.T) {
 	pg, _ := pgsql.ParseConfig("host=127.0.0.1")
-	paths := workloads.Paths()
+	paths := ReadPaths()
 	for _, c := range []struct {
 		cfg  Config
 		want string
 	}{
-		{Config{}, "no PostgreSQL configuration"},
 		{Config{PG: pg, Keys: []int{0}}, "invalid keys per request 0"},
 		{Config{PG: pg, Connections: []int{-1}}, "invalid connection count -1"},
 		{Config{PG: pg, Repeats: -2}, "invalid repeat count -2"},
 		{Config{PG: pg, Duration: time.Millisecond}, "invalid duration 1ms"},
-		{Config{PG: pg, Paths: []workloads.Path{paths[0], paths[0]}}, `path "sql-any" is listed twice`},
+		{Config{PG: pg, Paths: []Path{paths[0], paths[0]}}, `path "sql-any" is listed twice`},
+		{Config{PG: pg, Requests: 10, Connections: []int{4, 64}}, "10 requests per sample cannot be shared by 64 connections"},
+		{Config{PG: pg, Keys: []int{16, 256}, HotRows: 128}, "256 keys per request cannot be distinct among 128 hot rows"},
+		{Config{PG: pg, Mixes: []Mix{{Name: "m", Weights: []Weight{{Script: "write", Weight: 5}}}}}, `path "sql-any" has no script "write", which mix "m" runs`},
+		{Config{PG: pg, Rates: []float64{-1}}, "invalid rate -1"},
 	} {
 		_, err := c.cfg.withDefaults()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -141,7 +147,7 @@ func TestCellsUseValidSamplesOnly(t *testing.T) {
 func TestResultRoundTrip(t *testing.T) {
 	r := &schema.Result{
 		Schema:  schema.Version,
-		Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{16}, Connections: []int{1}, Repeats: 1},
+		Plan:    schema.Plan{Paths: []schema.PlanPath{{Name: "sql-any"}}, Keys: []int{16}, Connections: []int{1}, Repeats: 1, DurationS: 5},
 		Samples: []schema.Sample{{Path: "sql-any", Keys: 16, Connections: 1, Repeat: 1, ReqS: 1234.5}},
 	}
 	var b bytes.Buffer
@@ -231,13 +237,13 @@ func TestMeasureSteadyWindow(t *testing.T) {
 	pr := newProber()
 	defer pr.stop()
 	f := &fakeProbe{}
-	m := newMeasure(f, pr, 5*time.Second)
+	m := newMeasure(f, pr, 5*time.Second, 0)
 	m.begin(context.Background())
 	on := tickClock(m)
 	for i, n := range []int64{10, 100, 100, 100, 100} {
 		on(tick(time.Duration(i+1)*time.Second, n)) // reads 1..4; the 5 s tick is too late
 	}
-	s := m.end(context.Background())
+	s := endSample(m)
 	// The window runs from the 1 s read (1) to the 4 s read (4): 3 s of CPU
 	// for the 300 requests served after the first tick.
 	if c := s.CPU; c == nil || c.Window != "steady" || c.Source != "fake" || c.Requests != 300 || c.UserS != 3 || c.WindowS != 3 || c.UsPerReq != 1e4 {
@@ -248,6 +254,48 @@ func TestMeasureSteadyWindow(t *testing.T) {
 	}
 	if s.Counters["n"] != 7 {
 		t.Errorf("counters: %v", s.Counters)
+	}
+}
+
+// endSample ends m and returns the sample's server.
+func endSample(m *measure) *schema.Server {
+	var s schema.Sample
+	m.end(context.Background(), &s)
+	return s.Server
+}
+
+// TestMeasureRequestCount follows a sample of a fixed request count: CPU
+// read at every tick, the last read (in the clients' staggered ends)
+// left out, a series recorded with the cache's entries.
+func TestMeasureRequestCount(t *testing.T) {
+	pr := newProber()
+	defer pr.stop()
+	f := &fakeProbe{}
+	m := newMeasure(f, pr, 0, 500*time.Millisecond)
+	cached := int64(0)
+	m.cached = func() (int64, error) { cached += 10; return cached, nil }
+	m.begin(context.Background())
+	on := tickClock(m)
+	for i, n := range []int64{50, 100, 100, 100, 20} {
+		on(tick(time.Duration(i+1)*500*time.Millisecond, n))
+	}
+	var s schema.Sample
+	m.end(context.Background(), &s)
+	// Reads at 0.5, 1, 1.5, 2 and 2.5 s; the window is 0.5 s to 2 s: 3 s of
+	// CPU (one per read) for the 300 requests of the three ticks after the
+	// first.
+	if c := s.Server.CPU; c == nil || c.Requests != 300 || c.UserS != 3 || c.WindowS != 1.5 {
+		t.Errorf("cpu: %+v (%s)", c, s.Server.CPUNote)
+	}
+	if s.Server.Memory == nil {
+		t.Error("no memory read at the second tick")
+	}
+	if len(s.Intervals) != 5 || s.CachedStart == nil || *s.CachedStart != 10 {
+		t.Fatalf("series %+v, cached start %v", s.Intervals, s.CachedStart)
+	}
+	in := s.Intervals[1]
+	if in.EndS != 1 || in.Requests != 100 || in.Cached == nil || *in.Cached != 30 || in.P50Us != nil {
+		t.Errorf("interval 2: %+v", in)
 	}
 }
 
@@ -278,13 +326,13 @@ func TestMeasureRefuses(t *testing.T) {
 			pr := newProber()
 			defer pr.stop()
 			f := &fakeProbe{sigma: tc.sigma}
-			m := newMeasure(f, pr, 5*time.Second)
+			m := newMeasure(f, pr, 5*time.Second, 0)
 			m.begin(context.Background())
 			on := tickClock(m)
 			for _, e := range tc.ticks {
 				on(tick(e, tc.reqs))
 			}
-			s := m.end(context.Background())
+			s := endSample(m)
 			if s.CPU != nil || !strings.Contains(s.CPUNote, tc.want) {
 				t.Errorf("cpu %+v, note %q; want none and a note with %q", s.CPU, s.CPUNote, tc.want)
 			}
@@ -296,10 +344,10 @@ func TestMeasureUnmeasurableServer(t *testing.T) {
 	pr := newProber()
 	defer pr.stop()
 	f := &fakeProbe{note: "far away"}
-	m := newMeasure(f, pr, time.Second)
+	m := newMeasure(f, pr, time.Second, 0)
 	m.begin(context.Background())
 	m.onProgress(tick(200*time.Millisecond, 5))
-	s := m.end(context.Background())
+	s := endSample(m)
 	if s.CPU != nil || s.Memory != nil || f.reads != 0 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "far away") {
 		t.Errorf("server: %+v (%d reads)", s, f.reads)
 	}

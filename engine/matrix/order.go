@@ -2,13 +2,14 @@ package matrix
 
 import (
 	"github.com/gbench/gbench/engine/series"
-	"github.com/gbench/gbench/workloads"
 )
 
 // slot is one planned sample.
 type slot struct {
-	path        workloads.Path
-	keys, conns int
+	path        *Path
+	mix         *Mix // nil: the path's first script
+	keys, conns int  // keys is 0 in a plan without keys per request
+	rate        float64
 	repeat      int
 	seed        uint64 // the engine's random seed
 }
@@ -17,13 +18,18 @@ type slot struct {
 // that depends only on the plan and c.Seed (series.Order): the same plan
 // and seed give the same order, so that a run can be replayed. Repeats are
 // numbered per cell in the order they run; each sample gets its own random
-// seed.
+// seed. Cells are listed paths first, then mixes, keys, connections and
+// rates: for the read matrix, the order of earlier versions.
 func order(c *Config) []slot {
 	var cells []slot
-	for _, p := range c.Paths {
-		for _, k := range c.Keys {
-			for _, n := range c.Connections {
-				cells = append(cells, slot{path: p, keys: k, conns: n})
+	for i := range c.Paths {
+		for _, m := range c.mixList() {
+			for _, k := range c.keyList() {
+				for _, n := range c.Connections {
+					for _, rate := range c.rateList() {
+						cells = append(cells, slot{path: &c.Paths[i], mix: m, keys: k, conns: n, rate: rate})
+					}
+				}
 			}
 		}
 	}
@@ -34,10 +40,4 @@ func order(c *Config) []slot {
 		out = append(out, sl)
 	}
 	return out
-}
-
-// cellKey identifies a cell of the matrix.
-type cellKey struct {
-	path        string
-	keys, conns int
 }

@@ -48,7 +48,8 @@ const settleTimeout = 10 * time.Second
 // pgProbe measures PostgreSQL: the CPU time and memory of the postmaster
 // and all its children from /proc, and pg_stat_database.
 type pgProbe struct {
-	conn *pgsql.Client
+	label string // the server's name in samples
+	conn  *pgsql.Client
 	// cgroup, when set, is a cgroup v2 directory holding every process of
 	// the server; its cpu.stat is read instead of /proc.
 	cgroup  string
@@ -61,7 +62,7 @@ type pgProbe struct {
 	before []int // the children before the sample
 }
 
-func (p *pgProbe) name() string     { return "postgres" }
+func (p *pgProbe) name() string     { return or(p.label, "postgres") }
 func (p *pgProbe) costNote() string { return p.note }
 
 func (p *pgProbe) cpu() (cpuTime, error) {
@@ -186,11 +187,12 @@ func isLocal(host string) bool {
 // redisProbe measures Redis through INFO: CPU (the whole process), memory
 // and keyspace counters.
 type redisProbe struct {
+	label  string // the server's name in samples
 	rc     *resp.Client
 	cgroup string // as pgProbe's
 }
 
-func (p *redisProbe) name() string     { return "redis" }
+func (p *redisProbe) name() string     { return or(p.label, "redis") }
 func (p *redisProbe) costNote() string { return "" }
 
 func (p *redisProbe) cpu() (cpuTime, error) {

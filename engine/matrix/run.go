@@ -7,13 +7,11 @@ import (
 	"github.com/gbench/gbench/engine/matrix/schema"
 	"net"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
@@ -25,15 +23,16 @@ var ErrContract = errors.New("contract check failed")
 
 // runner is the state of one Run.
 type runner struct {
-	cfg        Config
-	res        *schema.Result
-	pg         *pgsql.Client
-	redis      net.Conn
-	pgProbe    *pgProbe
-	redisProbe *redisProbe
-	prober     *prober
-	programs   map[progKey]*script.Program
-	items      int
+	cfg Config
+	res *schema.Result
+	// all are the servers the run talks to; planPG and planRedis the
+	// plan's (nil when no path uses them); byPath each path's.
+	all               []*server
+	planPG, planRedis *server
+	byPath            map[string]pathServers
+	prober            *prober
+	programs          map[progKey]*script.Program
+	data              workloads.Dataset
 }
 
 // Run runs the matrix c describes: it loads the dataset when asked, checks
@@ -57,10 +56,10 @@ func Run(ctx context.Context, c *Config) (*schema.Result, error) {
 		Environment: machine(&cfg), Warmup: []schema.Warmup{}, Samples: []schema.Sample{}}
 	setupCtx, cancel := stopContext(ctx, cfg.Stop)
 	defer cancel()
-	if err := r.connect(setupCtx); err != nil {
+	defer r.close()
+	if err := r.servers(setupCtx); err != nil {
 		return r.res, r.stopped(setupCtx, err)
 	}
-	defer r.close()
 	r.prober = newProber()
 	defer r.prober.stop()
 	if err := r.setup(setupCtx); err != nil {
@@ -94,29 +93,10 @@ func (r *runner) stopped(ctx context.Context, err error) error {
 	return err
 }
 
-// connect opens the set-up and probe connections.
-func (r *runner) connect(ctx context.Context) error {
-	pg, err := r.cfg.PG.Open(ctx)
-	if err != nil {
-		return fmt.Errorf("cannot connect to PostgreSQL: %w", err)
-	}
-	redis, err := resp.Dial(ctx, r.cfg.RESP)
-	if err != nil {
-		pg.Close()
-		return fmt.Errorf("cannot connect to Redis: %w", err)
-	}
-	r.pg, r.redis = pg, redis
-	rc := resp.NewClient(redis)
-	rc.SetTimeout(redisTimeout)
-	r.redisProbe = &redisProbe{rc: rc, cgroup: r.cfg.RedisCgroup}
-	r.pgProbe = &pgProbe{conn: pg, pm: r.cfg.PostgresPID, own: r.cfg.Sandbox, cgroup: r.cfg.PostgresCgroup,
-		appName: pg.Parameter("application_name")}
-	return nil
-}
-
 func (r *runner) close() {
-	r.pg.Close()
-	r.redis.Close()
+	for _, s := range r.all {
+		s.close()
+	}
 }
 
 // logf writes one progress line.
@@ -145,20 +125,38 @@ func (r *runner) save() error {
 	return r.cfg.Save(r.res)
 }
 
+// planConns are the plan's PostgreSQL and Redis connections, nil for a
+// server no path uses.
+func (r *runner) planConns() (*pgsql.Client, net.Conn) {
+	var pg *pgsql.Client
+	var redis net.Conn
+	if r.planPG != nil {
+		pg = r.planPG.pg
+	}
+	if r.planRedis != nil {
+		redis = r.planRedis.redis
+	}
+	return pg, redis
+}
+
 // setup loads the data, checks the contract, describes the servers and
 // warms up.
 func (r *runner) setup(ctx context.Context) error {
+	pg, redis := r.planConns()
 	if r.cfg.Load {
 		d := r.cfg.Data
+		if pg == nil && redis == nil {
+			return errors.New("nothing to load the dataset into: every path has servers of its own")
+		}
 		r.logf("loading the dataset (%d items of %d bytes)", or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize))
-		if err := workloads.LoadLog(ctx, r.pg, r.redis, d, logWriter{r}); err != nil {
+		if err := workloads.LoadLog(ctx, pg, redis, d, logWriter{r}); err != nil {
 			return err
 		}
 	}
-	if err := r.contract(ctx); err != nil {
+	if err := r.dataset(ctx); err != nil {
 		return err
 	}
-	if err := r.dataset(ctx); err != nil {
+	if err := r.contract(ctx); err != nil {
 		return err
 	}
 	if err := r.describe(ctx); err != nil {
@@ -170,12 +168,67 @@ func (r *runner) setup(ctx context.Context) error {
 	return r.save()
 }
 
-// contract runs workloads.Contract and records its outcome.
+// datasetConns are the connections the dataset is read from: the plan's
+// servers, or when every path has its own, the first path's.
+func (r *runner) datasetConns() (*pgsql.Client, net.Conn) {
+	pg, redis := r.planConns()
+	if pg == nil && redis == nil && len(r.all) > 0 {
+		return r.all[0].pg, r.all[0].redis
+	}
+	return pg, redis
+}
+
+// dataset reads the size of the loaded dataset; random keys are drawn
+// from 1..items.
+func (r *runner) dataset(ctx context.Context) error {
+	pg, redis := r.datasetConns()
+	d, err := workloads.ReadDataset(ctx, pg, redis)
+	if err != nil {
+		return fmt.Errorf("reading the dataset: %w", err)
+	}
+	if want := r.cfg.Data.Items; want != 0 && want != d.Items {
+		return fmt.Errorf("the servers hold %d items, not %d: load them with --load or leave out --items", d.Items, want)
+	}
+	if want := r.cfg.Data.ValueSize; want != 0 && want != d.ValueSize {
+		return fmt.Errorf("the servers hold values of %d bytes, not %d: load them with --load or leave out --value-size", d.ValueSize, want)
+	}
+	if r.cfg.HotRows > d.Items {
+		return fmt.Errorf("the plan reads %d hot rows, and the servers hold %d items", r.cfg.HotRows, d.Items)
+	}
+	r.data = d
+	r.res.Plan.Items, r.res.Plan.ValueSize = d.Items, d.ValueSize
+	if r.cfg.NoKeys {
+		r.res.Plan.KVKeys = d.KVKeys
+	}
+	return nil
+}
+
+// contract checks, with workloads.Check, that every path that reads values
+// back answers as the dataset holds them, and records the outcome.
 func (r *runner) contract(ctx context.Context) error {
-	err := workloads.Contract(ctx, r.pg, r.redis)
+	readers := []workloads.Reader{workloads.DatasetReader(r.datasetConns())}
+	for i := range r.cfg.Paths {
+		p := &r.cfg.Paths[i]
+		if p.Contract == workloads.ReadNone {
+			continue
+		}
+		rd, err := r.reader(p)
+		if err != nil {
+			return err
+		}
+		readers = append(readers, rd)
+		r.res.Contract.Paths = append(r.res.Contract.Paths, p.Name)
+	}
+	r.res.Contract.Checked = true
+	if len(readers) == 1 {
+		r.res.Contract.Passed = true
+		r.logf("contract check: no path reads values back (contract = none)")
+		return r.save()
+	}
+	err := workloads.Check(ctx, r.data.Items, readers)
 	if err == nil {
 		r.res.Contract.Passed = true
-		r.logf("contract check passed: every path returns the same values in request order")
+		r.logf("contract check passed: %s return the values of the dataset in request order", strings.Join(r.res.Contract.Paths, ", "))
 		return r.save()
 	}
 	if ctx.Err() != nil {
@@ -183,54 +236,21 @@ func (r *runner) contract(ctx context.Context) error {
 	}
 	r.res.Contract.Error = err.Error()
 	_ = r.save() // the failure is worth keeping; the contract error says more than a write error
-	return fmt.Errorf("%w: the read paths do not return the same values, so their speeds cannot be compared; nothing was measured:\n%v", ErrContract, err)
+	return fmt.Errorf("%w: the paths do not return the same values, so their speeds cannot be compared; nothing was measured:\n%v", ErrContract, err)
 }
 
-// dataset reads the size of the loaded dataset; random keys are drawn
-// from 1..items.
-func (r *runner) dataset(ctx context.Context) error {
-	rows, err := r.pg.QueryText(ctx, "SELECT max(id), max(length(v)) FROM "+workloads.ItemsTable+" WHERE id >= 1")
+// reader is the contract check's reader of a path: its contract command
+// with the keys put in, on the path's server.
+func (r *runner) reader(p *Path) (workloads.Reader, error) {
+	cc, err := contractCommand(p)
 	if err != nil {
-		return fmt.Errorf("reading the dataset: %w", err)
+		return workloads.Reader{}, fmt.Errorf("path %s: %w", p.Name, err)
 	}
-	items, _ := strconv.Atoi(rows[0][0])
-	size, _ := strconv.Atoi(rows[0][1])
-	if want := r.cfg.Data.Items; want != 0 && want != items {
-		return fmt.Errorf("the servers hold %d items, not %d: load them with --load or leave out --items", items, want)
+	ps, items := r.byPath[p.Name], r.data.Items
+	if p.Contract.SQL() {
+		return workloads.SQLReader(p.Name, ps.pg.pg, func(keys []int64) string { return cc.sql(keys, items) }, p.Contract), nil
 	}
-	if want := r.cfg.Data.ValueSize; want != 0 && want != size {
-		return fmt.Errorf("the servers hold values of %d bytes, not %d: load them with --load or leave out --value-size", size, want)
-	}
-	r.items = items
-	r.res.Plan.Items, r.res.Plan.ValueSize = items, size
-	return nil
-}
-
-// describe records the servers' versions and settings and finds the
-// postmaster.
-func (r *runner) describe(ctx context.Context) error {
-	env := &r.res.Environment
-	var err error
-	if env.Postgres, err = describePostgres(ctx, r.pg, &r.cfg); err != nil {
-		return fmt.Errorf("describing PostgreSQL: %w", err)
-	}
-	if env.Redis, err = describeRedis(r.redisProbe.rc, &r.cfg); err != nil {
-		return fmt.Errorf("describing Redis: %w", err)
-	}
-	if r.pgProbe.pm == 0 {
-		r.pgProbe.pm, r.pgProbe.note = findPostmaster(ctx, r.pg, r.cfg.PG.Host())
-	}
-	env.Postgres.CostNote = r.pgProbe.note
-	env.Postgres.CPUSource, env.Redis.CPUSource = cpuSource(r.cfg.PostgresCgroup, "/proc"), cpuSource(r.cfg.RedisCgroup, "INFO cpu")
-	if _, _, err := readTreeCPU(r.pgProbe.pm); r.pgProbe.pm != 0 && err != nil {
-		r.pgProbe.pm, r.pgProbe.note = 0, fmt.Sprintf("cannot read the server's processes: %v", err)
-		env.Postgres.CostNote = r.pgProbe.note
-		env.Postgres.CPUSource, env.Redis.CPUSource = cpuSource(r.cfg.PostgresCgroup, "/proc"), cpuSource(r.cfg.RedisCgroup, "INFO cpu")
-	}
-	if note := env.Postgres.CostNote; note != "" {
-		r.logf("PostgreSQL's CPU and memory will not be measured: %s", note)
-	}
-	return nil
+	return workloads.RESPReader(p.Name, ps.redis.redis, func(keys []int64) []string { return cc.args(keys, items) }), nil
 }
 
 // cpuSource describes where a server's CPU time is read.
@@ -241,30 +261,39 @@ func cpuSource(cgroup, otherwise string) string {
 	return otherwise
 }
 
-// warmup reads every heap page of gbench.items once, then runs each path for
-// Config.Warmup at the largest connection count and key count, so that
-// the first sample pays neither for cold buffers nor for a cold client.
-// Its figures are recorded but are not results. A failure stops the run:
-// the samples at that connection count would fail the same way.
+// warmup reads every heap page of gbench.items once, then runs each path
+// for Config.Warmup at the largest connection count and key count (its
+// first mix, unthrottled), so that the first sample pays neither for cold
+// buffers nor for a cold client. Its figures are recorded but are not
+// results. A failure stops the run: the samples at that connection count
+// would fail the same way.
 func (r *runner) warmup(ctx context.Context) error {
 	if r.cfg.Warmup <= 0 {
 		return nil
 	}
-	if _, err := r.pg.QueryText(ctx, "SELECT count(v) FROM "+workloads.ItemsTable); err != nil {
-		return fmt.Errorf("warm-up: %w", err)
+	if pg, _ := r.planConns(); pg != nil {
+		if _, err := pg.QueryText(ctx, "SELECT count(v) FROM "+workloads.ItemsTable); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
 	}
-	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.Keys)
-	for _, p := range r.cfg.Paths {
-		cfg, err := r.engineConfig(p, keys, conns, r.cfg.Warmup, r.cfg.Seed)
+	conns, keys := r.cfg.maxConnections(), slices.Max(r.cfg.keyList())
+	for i := range r.cfg.Paths {
+		p := &r.cfg.Paths[i]
+		sl := slot{path: p, mix: r.cfg.mixList()[0], keys: keys, conns: conns, seed: r.cfg.Seed}
+		cfg, err := r.engineConfig(&sl, r.cfg.Warmup, 0)
 		if err != nil {
 			return err
 		}
 		var errOut capture
 		cfg.Stderr = &errOut
-		pb := r.probeFor(p)
-		pb.mark()
+		probes := r.probesFor(p)
+		for _, pb := range probes {
+			pb.mark()
+		}
 		res, err := engine.Run(ctx, cfg)
-		pb.settle(ctx) // the warm-up's backends must not exit during the first sample
+		for _, pb := range probes {
+			pb.settle(ctx) // the warm-up's backends must not exit during the first sample
+		}
 		if err == nil {
 			if msg := sampleError(res, errOut.String()); msg != "" {
 				err = errors.New(msg)
@@ -274,13 +303,29 @@ func (r *runner) warmup(ctx context.Context) error {
 			err = ctx.Err()
 		}
 		if err != nil {
-			return fmt.Errorf("warm-up of %s with %d keys at %d connections failed: %w", p.Name, keys, conns, err)
+			return fmt.Errorf("warm-up of %s%s at %d connections failed: %w", p.Name, keysText(keys), conns, err)
 		}
 		w := schema.Warmup{Path: p.Name, Keys: keys, Connections: conns, BenchS: res.Bench.Seconds(), Requests: res.Stats.Total.Cnt}
 		r.res.Warmup = append(r.res.Warmup, w)
-		r.logf("warm-up %s keys=%d conns=%d: %.0f req/s", p.Name, keys, conns, float64(w.Requests)/max(w.BenchS, 1e-9))
+		r.logf("warm-up %s%s conns=%d: %.0f req/s", p.Name, keysField(keys), conns, float64(w.Requests)/max(w.BenchS, 1e-9))
 	}
 	return nil
+}
+
+// keysText says " with N keys" for messages, "" without keys.
+func keysText(keys int) string {
+	if keys == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" with %d keys", keys)
+}
+
+// keysField says " keys=N" for progress lines, "" without keys.
+func keysField(keys int) string {
+	if keys == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" keys=%d", keys)
 }
 
 // samples measures every sample of the plan, in the shuffled order.
@@ -347,8 +392,8 @@ func (r *runner) trySample(ctx context.Context, i, n int, sl slot) schema.Sample
 			return s
 		}
 		tries = append(tries, schema.Try{Start: s.Start, Error: s.Error})
-		r.logf("[%d/%d] %s keys=%d conns=%d repeat=%d: try %d failed: %s; trying again in %v",
-			i+1, n, s.Path, s.Keys, s.Connections, s.Repeat, len(tries), s.Error, wait)
+		r.logf("[%d/%d] %s repeat=%d: try %d failed: %s; trying again in %v",
+			i+1, n, cellText(&s), s.Repeat, len(tries), s.Error, wait)
 		if !r.pause(ctx, wait) {
 			s.Retries = tries[:len(tries)-1]
 			return s
@@ -373,22 +418,10 @@ func (r *runner) pause(ctx context.Context, d time.Duration) bool {
 }
 
 // reconnect opens the probe connections again when a fault took them
-// down (a restarted server closes every connection), so that the next
-// try's counters and settle work.
+// down.
 func (r *runner) reconnect(ctx context.Context) {
-	if err := r.pg.Ping(ctx); err != nil {
-		if pg, err := r.cfg.PG.Open(ctx); err == nil {
-			r.pg.Close()
-			r.pg, r.pgProbe.conn = pg, pg
-		}
-	}
-	if _, _, err := r.redisProbe.rc.Call("PING"); err != nil {
-		if conn, err := resp.Dial(ctx, r.cfg.RESP); err == nil {
-			r.redis.Close()
-			r.redis = conn
-			r.redisProbe.rc = resp.NewClient(conn)
-			r.redisProbe.rc.SetTimeout(redisTimeout)
-		}
+	for _, s := range r.all {
+		s.reconnect(ctx)
 	}
 }
 
@@ -397,8 +430,8 @@ func (r *runner) reconnect(ctx context.Context) {
 func (r *runner) report(i, n int, s *schema.Sample, start time.Time) {
 	elapsed := time.Since(start)
 	left := time.Duration(float64(elapsed) / float64(i+1) * float64(n-i-1))
-	head := fmt.Sprintf("[%d/%d %s, ~%s left] %s keys=%d conns=%d repeat=%d", i+1, n,
-		elapsed.Round(time.Second), left.Round(time.Second), s.Path, s.Keys, s.Connections, s.Repeat)
+	head := fmt.Sprintf("[%d/%d %s, ~%s left] %s repeat=%d", i+1, n,
+		elapsed.Round(time.Second), left.Round(time.Second), cellText(s), s.Repeat)
 	if len(s.Retries) > 0 {
 		head += fmt.Sprintf(" (try %d)", len(s.Retries)+1)
 	}
@@ -417,4 +450,18 @@ func (r *runner) report(i, n int, s *schema.Sample, start time.Time) {
 		}
 		r.logf("%s", line)
 	}
+}
+
+// cellText names a sample's cell in progress lines: "sql-mget keys=16
+// conns=64", with the mix and the rate when the plan has them.
+func cellText(s *schema.Sample) string {
+	t := s.Path
+	if s.Mix != "" {
+		t += fmt.Sprintf(" mix=%q", s.Mix)
+	}
+	t += keysField(s.Keys) + fmt.Sprintf(" conns=%d", s.Connections)
+	if s.Rate > 0 {
+		t += fmt.Sprintf(" rate=%g", s.Rate)
+	}
+	return t
 }

@@ -3,6 +3,7 @@ package matrix
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/gbench/gbench/engine/matrix/schema"
 	"strconv"
@@ -16,88 +17,110 @@ import (
 	"github.com/gbench/gbench/engine/runenv"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
-	"github.com/gbench/gbench/workloads"
 )
 
-// progKey identifies a compiled script.
-type progKey struct {
-	path string
-	keys int
-}
-
-// program compiles, once, the script of a read of keys keys on p.
-func (r *runner) program(p workloads.Path, keys int) (*script.Program, error) {
-	k := progKey{p.Name, keys}
-	if prog, ok := r.programs[k]; ok {
-		return prog, nil
-	}
-	name := p.File(keys, r.cfg.RandomKeys)
-	if name == "" {
-		name = fmt.Sprintf("%s-%d", p.Name, keys)
-	}
-	s, err := script.Parse(name, p.Script(keys, r.cfg.RandomKeys), 1)
-	if err != nil {
-		return nil, err
-	}
-	prog, err := script.Compile([]*script.Script{s}, p.Mode, p.Defines(r.cfg.RandomKeys))
-	if err != nil {
-		return nil, err
-	}
-	r.programs[k] = prog
-	return prog, nil
-}
-
-// engineConfig is the engine's configuration for one run of a path.
-func (r *runner) engineConfig(p workloads.Path, keys, conns int, d time.Duration, seed uint64) (*engine.Config, error) {
-	prog, err := r.program(p, keys)
+// engineConfig is the engine's configuration for one run of a slot: for
+// d, or for requests shared by its connections when d is 0.
+func (r *runner) engineConfig(sl *slot, d time.Duration, requests int64) (*engine.Config, error) {
+	p := sl.path
+	prog, err := r.program(p, sl.mix, sl.keys)
 	if err != nil {
 		return nil, err
 	}
 	cfg := &engine.Config{
-		Program: prog, Clients: conns, Threads: min(r.cfg.Threads, conns), Duration: d,
-		MaxTries: 1, Seed: seed, Scale: 1, HardStop: r.cfg.HardStop, Transport: r.cfg.Transport,
+		Program: prog, Clients: sl.conns, Threads: min(r.cfg.Threads, sl.conns), Duration: d, TotalTransactions: requests,
+		Rate: sl.rate, MaxTries: 1, Seed: sl.seed, Scale: 1, HardStop: r.cfg.HardStop, Transport: r.cfg.Transport,
+		Defines: []engine.Define{{Name: "items", Value: strconv.Itoa(r.data.Items)}},
 	}
-	if p.SQL {
-		if w := newWarmSQL(r.cfg.PG, prog, keys); w != nil {
+	if r.cfg.NoKeys {
+		cfg.Defines = append(cfg.Defines, engine.Define{Name: "keys", Value: strconv.Itoa(r.data.KVKeys)})
+	}
+	ps := r.byPath[p.Name]
+	if prog.HasSQL {
+		if w := newWarmSQL(ps.pg.pgCfg, prog, sl.keys); w != nil {
 			cfg.SQL = w
 		} else {
-			cfg.SQL = r.cfg.PG
+			cfg.SQL = ps.pg.pgCfg
 		}
 	}
-	if p.RESP {
-		cfg.RESP = respConnector{r.cfg.RESP}
-	}
-	if r.cfg.RandomKeys {
-		cfg.Defines = []engine.Define{{Name: "items", Value: strconv.Itoa(r.items)}}
+	if prog.HasRESP {
+		cfg.RESP = respConnector{*ps.redis.respOpt}
 	}
 	return cfg, nil
 }
 
 // runSample measures one sample.
 func (r *runner) runSample(ctx context.Context, i int, sl slot) schema.Sample {
-	s := schema.Sample{Order: i, Path: sl.path.Name, Keys: sl.keys, Connections: sl.conns, Repeat: sl.repeat,
-		Start: r.cfg.Now(), RandomSeed: sl.seed}
-	cfg, err := r.engineConfig(sl.path, sl.keys, sl.conns, r.cfg.Duration, sl.seed)
+	s := schema.Sample{Order: i, Path: sl.path.Name, Mix: mixName(sl.mix), Keys: sl.keys, Connections: sl.conns, Rate: sl.rate,
+		Repeat: sl.repeat, Start: r.cfg.Now(), RandomSeed: sl.seed}
+	cfg, err := r.engineConfig(&sl, r.cfg.Duration, r.cfg.Requests)
+	if err == nil {
+		err = r.reset(ctx, sl.path)
+	}
 	if err != nil {
 		s.Error = err.Error()
 		return s
 	}
 	var errOut capture
 	cfg.Stderr = &errOut
-	m := newMeasure(r.probeFor(sl.path), r.prober, r.cfg.Duration)
+	first, others := r.byPath[sl.path.Name].cost(sl.path)
+	m := newMeasure(first.probe(), r.prober, r.cfg.Duration, r.cfg.Interval)
+	for _, o := range others {
+		m.add(o.probe())
+	}
+	if sl.path.Cached != nil {
+		m.cached = r.cachedReader(sl.path)
+	}
 	m.begin(ctx)
 	cfg.OnProgress, cfg.Tick = m.onProgress, m.tick
 	res, err := engine.Run(ctx, cfg)
 	if err != nil {
 		s.Error = "could not run: " + err.Error()
-		s.Server = m.end(context.WithoutCancel(ctx))
+		m.end(context.WithoutCancel(ctx), &s)
 		return s
 	}
 	fillSample(&s, res, m.probeCPU)
 	s.Error = sampleError(res, errOut.String())
-	s.Server = m.end(context.WithoutCancel(ctx))
+	m.end(context.WithoutCancel(ctx), &s)
 	s.Load1 = runenv.LoadAverage()[0]
 	return s
+}
+
+// reset runs the path's reset script once, on one connection, before a
+// sample; its failure fails the sample.
+func (r *runner) reset(ctx context.Context, p *Path) error {
+	if p.Reset == nil {
+		return nil
+	}
+	sc, err := parseScript(p.Reset)
+	if err != nil {
+		return err
+	}
+	prog, err := script.Compile([]*script.Script{sc}, script.Simple, matrixVars)
+	if err != nil {
+		return err
+	}
+	ps := r.byPath[p.Name]
+	cfg := &engine.Config{Program: prog, Clients: 1, Threads: 1, Transactions: 1, MaxTries: 1, Scale: 1, Transport: r.cfg.Transport,
+		Defines: []engine.Define{{Name: "items", Value: strconv.Itoa(r.data.Items)}}}
+	if prog.HasSQL {
+		cfg.SQL = ps.pg.pgCfg
+	}
+	if prog.HasRESP {
+		cfg.RESP = respConnector{*ps.redis.respOpt}
+	}
+	var errOut capture
+	cfg.Stderr = &errOut
+	res, err := engine.Run(ctx, cfg)
+	if err == nil {
+		if msg := sampleError(res, errOut.String()); msg != "" {
+			err = errors.New(msg)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the reset before the sample failed: %w", err)
+	}
+	return nil
 }
 
 // fillSample copies the engine's figures into s.
@@ -160,12 +183,14 @@ func sampleError(res *engine.Result, stderr string) string {
 	return msg
 }
 
-// probeFor returns the probe of the server p reads from.
-func (r *runner) probeFor(p workloads.Path) probe {
-	if p.RESP {
-		return r.redisProbe
+// probesFor returns the probes of the servers p talks to.
+func (r *runner) probesFor(p *Path) []probe {
+	first, others := r.byPath[p.Name].cost(p)
+	out := []probe{first.probe()}
+	for _, o := range others {
+		out = append(out, o.probe())
 	}
-	return r.pgProbe
+	return out
 }
 
 // capture keeps the start of what the engine writes to its Stderr (client

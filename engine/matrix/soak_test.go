@@ -56,12 +56,12 @@ func TestWarmupSoak(t *testing.T) {
 	if err := workloads.Load(ctx, setup, nil, workloads.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{cfg: Config{PG: pg, Threads: 2}, programs: map[progKey]*script.Program{}}
+	r := testRunner(pg)
 	paths := sqlPaths(t)
 	for i := range runs {
 		p := paths[i%len(paths)]
 		keys := []int{1, 16, 64}[i/len(paths)%3]
-		cfg, err := r.engineConfig(p, keys, conns, 100*time.Millisecond, uint64(i))
+		cfg, err := r.engineConfig(&slot{path: &p, keys: keys, conns: conns, seed: uint64(i)}, 100*time.Millisecond, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,10 +78,10 @@ func TestWarmupSoak(t *testing.T) {
 }
 
 // sqlPaths returns the matrix's SQL paths.
-func sqlPaths(t *testing.T) []workloads.Path {
-	var out []workloads.Path
-	for _, p := range workloads.Paths() {
-		if p.SQL && !p.RESP {
+func sqlPaths(t *testing.T) []Path {
+	var out []Path
+	for _, p := range ReadPaths() {
+		if !p.hasRESP() {
 			out = append(out, p)
 		}
 	}
@@ -89,4 +89,15 @@ func sqlPaths(t *testing.T) []workloads.Path {
 		t.Fatal("no SQL path")
 	}
 	return out
+}
+
+// testRunner is a runner of the SQL read paths on pg, for tests that
+// drive engineConfig themselves.
+func testRunner(pg *pgsql.Config) *runner {
+	r := &runner{cfg: Config{PG: pg, Threads: 2}, programs: map[progKey]*script.Program{}, byPath: map[string]pathServers{},
+		data: workloads.Dataset{Items: workloads.DefaultItems}}
+	for _, p := range ReadPaths() {
+		r.byPath[p.Name] = pathServers{pg: &server{name: "postgres", pgCfg: pg, plan: true}}
+	}
+	return r
 }

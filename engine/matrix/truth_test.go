@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/sandbox"
-	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
 )
 
@@ -82,18 +82,20 @@ func TestServerCPUTruth(t *testing.T) {
 	probe.twin = func() (cpuTime, error) { return schedstatTree(pm) }
 	pr := newProber()
 	defer pr.stop()
-	r := &runner{cfg: Config{PG: pg, Threads: 2}, programs: map[progKey]*script.Program{}}
-	cfg, err := r.engineConfig(sqlPaths(t)[0], 16, 16, 3*time.Second, 1)
+	r := testRunner(pg)
+	cfg, err := r.engineConfig(&slot{path: &sqlPaths(t)[0], keys: 16, conns: 16, seed: 1}, 3*time.Second, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMeasure(probe, pr, cfg.Duration)
+	m := newMeasure(probe, pr, cfg.Duration, 0)
 	m.begin(ctx)
 	cfg.OnProgress, cfg.Tick = m.onProgress, m.tick
 	if _, err := engine.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	s := m.end(ctx)
+	var sample schema.Sample
+	m.end(ctx, &sample)
+	s := sample.Server
 	if s.CPU == nil {
 		t.Fatalf("no CPU figure: %s (%d twin reads, notes %q)", s.CPUNote, len(probe.reads), s.Notes)
 	}

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -26,29 +27,57 @@ import (
 // warmTimeout bounds the warm-up exchange of one connection.
 const warmTimeout = 60 * time.Second
 
-// warmSQL opens connections like pg, then runs query (the path's
-// statement, $1 a bigint[]) once on each with the keys 1..n, as an unnamed
-// statement so that the engine's own prepared statements are untouched.
+// warmSQL opens connections like pg, then runs each SQL statement of the
+// program once on each, as unnamed statements so that the engine's own
+// prepared statements are untouched: the list :keys bound as the keys
+// 1..n (an int8[]), any other variable as NULL. A statement that reads
+// only :keys (the read matrix's) runs as it is; one that reads other
+// variables runs inside BEGIN and ROLLBACK, so that a write with NULLs
+// leaves nothing behind, and the error it may get (a NULL where a value
+// is needed) is no failure: the statement was parsed and planned, which
+// is the cost to take out of the sample.
 type warmSQL struct {
 	pg    *pgsql.Config
-	query string
-	keys  []byte // "{1,2,...,n}"
+	stmts []warmStmt
 }
 
-// newWarmSQL returns the warming connector for prog, whose only SQL
-// command reads the bigint[] list of keys as $1; nil when prog has no
-// such command.
+type warmStmt struct {
+	query  string
+	oids   []uint32
+	params [][]byte
+	tx     bool // run inside BEGIN ... ROLLBACK
+}
+
+// newWarmSQL returns the warming connector for prog, whose list of keys
+// per request is n (0 for none); nil when prog has no SQL.
 func newWarmSQL(pg *pgsql.Config, prog *script.Program, n int) *warmSQL {
-	for _, c := range prog.Scripts[0].Commands {
-		if c.SQL != nil && len(c.SQL.Params) == 1 {
-			ks := make([]string, n)
-			for i := range ks {
-				ks[i] = strconv.Itoa(i + 1)
+	ks := make([]string, n)
+	for i := range ks {
+		ks[i] = strconv.Itoa(i + 1)
+	}
+	keys := []byte("{" + strings.Join(ks, ",") + "}")
+	slot := prog.Syms.Slot("keys")
+	w := &warmSQL{pg: pg}
+	for _, sc := range prog.Scripts {
+		for _, c := range sc.Commands {
+			if c.SQL == nil {
+				continue
 			}
-			return &warmSQL{pg: pg, query: c.SQL.Query, keys: []byte("{" + strings.Join(ks, ",") + "}")}
+			st := warmStmt{query: c.SQL.Query, oids: make([]uint32, len(c.SQL.Params)), params: make([][]byte, len(c.SQL.Params))}
+			for i, p := range c.SQL.Params {
+				if p == slot && n > 0 {
+					st.oids[i], st.params[i] = pgsql.Int8ArrayOID, keys
+				} else {
+					st.tx = true
+				}
+			}
+			w.stmts = append(w.stmts, st)
 		}
 	}
-	return nil
+	if len(w.stmts) == 0 {
+		return nil
+	}
+	return w
 }
 
 func (w *warmSQL) Connect(ctx context.Context, dial engine.DialFunc) (*pgsql.Conn, error) {
@@ -56,11 +85,31 @@ func (w *warmSQL) Connect(ctx context.Context, dial engine.DialFunc) (*pgsql.Con
 	if err != nil {
 		return nil, err
 	}
-	if err := c.ExecOnce(w.query, []uint32{pgsql.Int8ArrayOID}, [][]byte{w.keys}, time.Now().Add(warmTimeout)); err != nil {
-		c.Net.Close()
-		return nil, fmt.Errorf("warming up the connection: %w", err)
+	deadline := time.Now().Add(warmTimeout)
+	for _, st := range w.stmts {
+		if err := st.run(c, deadline); err != nil {
+			c.Net.Close()
+			return nil, fmt.Errorf("warming up the connection: %w", err)
+		}
 	}
 	return c, nil
+}
+
+// run runs the statement once; a server error inside the transaction is
+// no failure.
+func (st *warmStmt) run(c *pgsql.Conn, deadline time.Time) error {
+	if !st.tx {
+		return c.ExecOnce(st.query, st.oids, st.params, deadline)
+	}
+	if err := c.ExecOnce("BEGIN", nil, nil, deadline); err != nil {
+		return err
+	}
+	err := c.ExecOnce(st.query, st.oids, st.params, deadline)
+	var se *pgsql.ServerError
+	if err != nil && !errors.As(err, &se) {
+		return err
+	}
+	return c.ExecOnce("ROLLBACK", nil, nil, deadline)
 }
 
 // respConnector opens the engine's Redis connections, each checked with

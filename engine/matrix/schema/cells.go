@@ -6,13 +6,17 @@ import (
 	"github.com/gbench/gbench/engine/series"
 )
 
-// Cell sums up the valid samples of one path, key count and connection
-// count: the median of each figure over the repeats, and the range of the
-// throughput.
+// Cell sums up the valid samples of one cell: a path, a mix, a keys per
+// request, a connection count and a rate. It holds the median of each
+// figure over the repeats, and the range of the throughput.
 type Cell struct {
-	Path        string
+	Path string
+	// Mix is "" and Rate 0 when the plan does not vary them; Keys is 0 in a
+	// plan without keys per request.
+	Mix         string
 	Keys        int
 	Connections int
+	Rate        float64
 	// Samples is the number of valid samples summed up; 0 when none is, and
 	// then every figure is zero.
 	Samples int
@@ -28,43 +32,118 @@ type Cell struct {
 	ServerCPU      bool
 	// ServerSamples is how many samples measured the server's CPU.
 	ServerSamples int
+	// OtherUsPerReq is the median over the samples that measured it of the
+	// CPU time per request of the other servers the path talks to
+	// (Sample.OtherServers), summed; OtherCPU says whether any did.
+	OtherUsPerReq float64
+	OtherCPU      bool
 	// MemoryBytes is the median server memory over the samples that
 	// measured it, of kind MemoryKind ("" when none did).
 	MemoryBytes float64
 	MemoryKind  string
 }
 
-// Cells sums up r's valid samples by cell, in plan order: paths, then keys
-// per request, then connections. Every cell of the plan is there, with
-// Samples 0 when none of its samples is valid.
-func (r *Result) Cells() []Cell {
-	type id struct {
-		path        string
-		keys, conns int
+// CellID identifies a cell.
+type CellID struct {
+	Path        string
+	Mix         string
+	Keys        int
+	Connections int
+	Rate        float64
+}
+
+// ID returns the cell's identity.
+func (c *Cell) ID() CellID { return CellID{c.Path, c.Mix, c.Keys, c.Connections, c.Rate} }
+
+// ID returns the identity of the sample's cell.
+func (s *Sample) ID() CellID { return CellID{s.Path, s.Mix, s.Keys, s.Connections, s.Rate} }
+
+// KeyList returns the plan's keys per request, or one 0 for a plan
+// without them: the values samples take.
+func (p *Plan) KeyList() []int {
+	if len(p.Keys) == 0 {
+		return []int{0}
 	}
-	byCell := map[id][]*Sample{}
-	for i := range r.Samples {
-		s := &r.Samples[i]
-		if s.Valid() {
-			k := id{s.Path, s.Keys, s.Connections}
-			byCell[k] = append(byCell[k], s)
-		}
+	return p.Keys
+}
+
+// MixList returns the names of the plan's mixes, or one "" for a plan
+// without them.
+func (p *Plan) MixList() []string {
+	if len(p.Mixes) == 0 {
+		return []string{""}
 	}
-	var out []Cell
-	for _, p := range r.Plan.Paths {
-		for _, k := range r.Plan.Keys {
-			for _, n := range r.Plan.Connections {
-				out = append(out, cell(p.Name, k, n, byCell[id{p.Name, k, n}]))
+	out := make([]string, len(p.Mixes))
+	for i, m := range p.Mixes {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// RateList returns the plan's rates, or one 0 (unthrottled) for a plan
+// without them.
+func (p *Plan) RateList() []float64 {
+	if len(p.Rates) == 0 {
+		return []float64{0}
+	}
+	return p.Rates
+}
+
+// CellCount is the number of cells: paths × mixes × keys × connections ×
+// rates.
+func (p *Plan) CellCount() int {
+	return len(p.Paths) * len(p.MixList()) * len(p.KeyList()) * len(p.Connections) * len(p.RateList())
+}
+
+// Planned is the number of samples the plan asks for.
+func (p *Plan) Planned() int { return p.CellCount() * p.Repeats }
+
+// CellIDs lists the plan's cells in plan order: paths, then mixes, keys
+// per request, connections and rates.
+func (p *Plan) CellIDs() []CellID {
+	var out []CellID
+	for _, pp := range p.Paths {
+		for _, m := range p.MixList() {
+			for _, k := range p.KeyList() {
+				for _, n := range p.Connections {
+					for _, rate := range p.RateList() {
+						out = append(out, CellID{pp.Name, m, k, n, rate})
+					}
+				}
 			}
 		}
 	}
 	return out
 }
 
-// cell sums up the valid samples of path, keys and conns.
-func cell(path string, keys, conns int, samples []*Sample) Cell {
-	c := Cell{Path: path, Keys: keys, Connections: conns}
-	var reqs, mean, p50, p90, p99, p999, mx, client, server, mem []float64
+// Cells sums up r's valid samples by cell, in plan order (CellIDs). Every
+// cell of the plan is there, with Samples 0 when none of its samples is
+// valid.
+func (r *Result) Cells() []Cell {
+	byCell := r.SamplesByCell()
+	var out []Cell
+	for _, id := range r.Plan.CellIDs() {
+		out = append(out, cell(id, byCell[id]))
+	}
+	return out
+}
+
+// SamplesByCell returns r's valid samples by cell, in run order.
+func (r *Result) SamplesByCell() map[CellID][]*Sample {
+	byCell := map[CellID][]*Sample{}
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if s.Valid() {
+			byCell[s.ID()] = append(byCell[s.ID()], s)
+		}
+	}
+	return byCell
+}
+
+// cell sums up the valid samples of a cell.
+func cell(id CellID, samples []*Sample) Cell {
+	c := Cell{Path: id.Path, Mix: id.Mix, Keys: id.Keys, Connections: id.Connections, Rate: id.Rate}
+	var reqs, mean, p50, p90, p99, p999, mx, client, server, other, mem []float64
 	for _, s := range samples {
 		reqs = append(reqs, s.ReqS)
 		l := &s.Latency
@@ -75,6 +154,9 @@ func cell(path string, keys, conns int, samples []*Sample) Cell {
 		client = append(client, s.Client.CPUUsPerReq)
 		if s.Server != nil && s.Server.CPU != nil {
 			server = append(server, s.Server.CPU.UsPerReq)
+		}
+		if us, ok := s.otherCPU(); ok {
+			other = append(other, us)
 		}
 		if s.Server != nil && s.Server.Memory != nil {
 			mem = append(mem, float64(s.Server.Memory.Bytes))
@@ -91,8 +173,22 @@ func cell(path string, keys, conns int, samples []*Sample) Cell {
 	c.ClientUsPerReq = Median(client)
 	c.ServerCPU, c.ServerSamples = len(server) > 0, len(server)
 	c.ServerUsPerReq = Median(server)
+	c.OtherCPU, c.OtherUsPerReq = len(other) > 0, Median(other)
 	c.MemoryBytes = Median(mem)
 	return c
+}
+
+// otherCPU sums the CPU per request of the sample's other servers; false
+// when it has none or one of them was not measured.
+func (s *Sample) otherCPU() (float64, bool) {
+	sum := 0.0
+	for _, o := range s.OtherServers {
+		if o.CPU == nil {
+			return 0, false
+		}
+		sum += o.CPU.UsPerReq
+	}
+	return sum, len(s.OtherServers) > 0
 }
 
 // Median returns the median of xs (series.Median).
@@ -101,12 +197,11 @@ func Median(xs []float64) float64 { return series.Median(xs) }
 // Missing returns how many planned samples the result lacks or holds as
 // failed or interrupted.
 func (r *Result) Missing() int {
-	planned := len(r.Plan.Paths) * len(r.Plan.Keys) * len(r.Plan.Connections) * r.Plan.Repeats
 	valid := 0
 	for i := range r.Samples {
 		if r.Samples[i].Valid() {
 			valid++
 		}
 	}
-	return planned - valid
+	return r.Plan.Planned() - valid
 }

@@ -10,8 +10,16 @@ import (
 	"github.com/gbench/gbench/engine/runenv"
 )
 
-// Version identifies the layout of Result; Read refuses others.
-const Version = "gbench-matrix/1"
+// Version identifies the layout of Result that Write writes.
+// gbench-matrix/2 added plans as data: mixes of scripts, rates, a fixed
+// request count, per-interval series, the scripts themselves, servers per
+// path. Read also reads VersionV1, whose results are gbench-matrix/2 ones
+// without any of that, and refuses every other version.
+const Version = "gbench-matrix/2"
+
+// VersionV1 is the layout of the results of earlier gbench versions: the
+// read matrix only.
+const VersionV1 = "gbench-matrix/1"
 
 // Result is what a matrix run wrote: its plan, its environment, the
 // contract check, the warm-up and every sample, in the order they ran.
@@ -37,23 +45,50 @@ type Result struct {
 	Samples []Sample `json:"samples"`
 }
 
-// Plan is what the run was asked to measure.
+// Plan is what the run was asked to measure. A cell is a path, a mix, a
+// keys per request, a connection count and a rate; a dimension the plan
+// does not vary (Mixes, Rates, and Keys for a plan whose scripts read no
+// list of keys) is empty, and its samples leave the field out.
 type Plan struct {
-	Paths       []PlanPath `json:"paths"`
-	Keys        []int      `json:"keys"`
-	Connections []int      `json:"connections"`
-	Repeats     int        `json:"repeats"`
-	DurationS   float64    `json:"duration_s"`
-	Threads     int        `json:"threads"`
+	// Name is the bundled plan's name ("read", "mixed") or the plan file
+	// the run read; Title says what the plan measures. Both empty in
+	// results of gbench-matrix/1, which always measured the read matrix.
+	Name  string     `json:"name,omitempty"`
+	Title string     `json:"title,omitempty"`
+	Paths []PlanPath `json:"paths"`
+	// Mixes are the weighted mixes of each path's scripts; empty when each
+	// path runs its one script.
+	Mixes       []PlanMix `json:"mixes,omitempty"`
+	Keys        []int     `json:"keys"`
+	Connections []int     `json:"connections"`
+	// Rates are target rates in requests per second (--rate), 0 for none;
+	// empty when no sample is throttled.
+	Rates   []float64 `json:"rates,omitempty"`
+	Repeats int       `json:"repeats"`
+	// DurationS is the length of each sample; 0 when Requests is set.
+	DurationS float64 `json:"duration_s"`
+	// Requests is the number of requests of each sample, shared by its
+	// connections; 0 when DurationS is set.
+	Requests int64 `json:"requests,omitempty"`
+	// IntervalS is the length of the intervals each sample records a
+	// series of (Sample.Intervals); 0 when none is recorded.
+	IntervalS float64 `json:"interval_s,omitempty"`
+	Threads   int     `json:"threads"`
 	// RandomKeys: each request reads distinct random keys from 1..Items
-	// instead of the fixed keys 1..N.
+	// (from 1..HotRows when that is set) instead of the fixed keys 1..N.
 	RandomKeys bool `json:"random_keys"`
+	// HotRows, when set, is the number of hot rows random keys are drawn
+	// from (1..HotRows).
+	HotRows int `json:"hot_rows,omitempty"`
 	// Seed fixes the order of the samples and the clients' random seeds;
 	// "gbench matrix --seed" replays it.
 	Seed uint64 `json:"seed"`
-	// Items and ValueSize describe the dataset the run read.
+	// Items and ValueSize describe the dataset the run read; KVKeys is the
+	// number of keys of the get/set table, given to scripts as :keys by a
+	// plan without keys per request.
 	Items     int `json:"items"`
 	ValueSize int `json:"value_size"`
+	KVKeys    int `json:"kv_keys,omitempty"`
 	// Loaded is set when the run loaded the dataset itself.
 	Loaded  bool    `json:"loaded"`
 	WarmupS float64 `json:"warmup_s"`
@@ -61,20 +96,64 @@ type Plan struct {
 	Retries int `json:"retries"`
 }
 
-// PlanPath is one read path of the plan.
+// PlanPath is one path of the plan: a way of serving the requests.
 type PlanPath struct {
 	Name string `json:"name"`
 	// Mode is the query mode: "prepared" for the SQL paths, "simple" for
 	// RESP (which has none).
 	Mode string `json:"mode"`
-	// Server is "postgres" or "redis".
+	// Server is the server whose cost a sample records first: "postgres"
+	// or "redis" (Sample.Server).
 	Server string `json:"server"`
+	// Scripts are the path's scripts, as run (without the line the plan
+	// puts first to set :keys); absent in results of gbench-matrix/1.
+	Scripts []PlanScript `json:"scripts,omitempty"`
+	// Contract is how the contract check read the path's values back:
+	// "rows", "json", "column", "array", or "none" when it did not.
+	Contract string `json:"contract,omitempty"`
+	// Reset is the script run before each sample (a cold cache); Cached
+	// the command whose integer answer counts the cache's entries at each
+	// interval.
+	Reset  string `json:"reset,omitempty"`
+	Cached string `json:"cached,omitempty"`
+	// Postgres and RESP are the path's own servers (passwords hidden), when
+	// it does not use the plan's.
+	Postgres string `json:"postgres,omitempty"`
+	RESP     string `json:"resp,omitempty"`
+}
+
+// PlanScript is one script of a path.
+type PlanScript struct {
+	Name string `json:"name"`
+	// Source is where the text came from: a file name, "bundled:NAME" for a
+	// bundled workload, or "inline".
+	Source string `json:"source"`
+	Text   string `json:"text"`
+}
+
+// PlanMix is a mix of each path's scripts, chosen per request by weight
+// as pgbench's -f file@weight.
+type PlanMix struct {
+	Name    string       `json:"name"`
+	Weights []PlanWeight `json:"weights"`
+}
+
+// PlanWeight is one script of a mix.
+type PlanWeight struct {
+	Script string `json:"script"`
+	Weight int    `json:"weight"`
 }
 
 // Contract is the outcome of the contract check (workloads.Contract).
 type Contract struct {
 	Passed bool   `json:"passed"`
 	Error  string `json:"error,omitempty"`
+	// Paths are the paths the check compared with the dataset; absent in
+	// results of gbench-matrix/1, which checked every path.
+	Paths []string `json:"paths,omitempty"`
+	// Checked is set by gbench-matrix/2 runs: Paths says which paths were
+	// checked, and none when it is empty.
+	Checked bool `json:"checked,omitempty"`
 }
 
 // Warmup is one warm-up run; its figures are not results.
@@ -90,10 +169,14 @@ type Warmup struct {
 // count for the plan's duration.
 type Sample struct {
 	// Order is the sample's position in the run, from 0.
-	Order       int    `json:"order"`
-	Path        string `json:"path"`
+	Order int    `json:"order"`
+	Path  string `json:"path"`
+	// Mix is the mix's name; empty when the plan has no mixes.
+	Mix         string `json:"mix,omitempty"`
 	Keys        int    `json:"keys"`
 	Connections int    `json:"connections"`
+	// Rate is the target rate (requests per second); 0 when unthrottled.
+	Rate float64 `json:"rate,omitempty"`
 	// Repeat numbers the samples of one cell in the order they ran, from 1.
 	Repeat int       `json:"repeat"`
 	Start  time.Time `json:"start"`
@@ -110,8 +193,15 @@ type Sample struct {
 	ReqS     float64 `json:"req_s"`
 	Latency  Latency `json:"latency"`
 	Client   Client  `json:"client"`
-	// Server is the cost on the server the path talks to.
-	Server *Server `json:"server,omitempty"`
+	// Server is the cost on the server the path talks to (the plan path's
+	// Server); OtherServers on the others it talks to too.
+	Server       *Server  `json:"server,omitempty"`
+	OtherServers []Server `json:"other_servers,omitempty"`
+	// Intervals is the sample's series, one entry per plan.interval_s, when
+	// the plan asks for one; CachedStart the path's cache entries before
+	// the sample.
+	Intervals   []Interval `json:"intervals,omitempty"`
+	CachedStart *int64     `json:"cached_start,omitempty"`
 	// Load1 is the machine's one-minute load average at the sample's end.
 	Load1 float64 `json:"load1"`
 	// Interrupted: Ctrl-C cut the sample short; it is not a result.
@@ -121,6 +211,23 @@ type Sample struct {
 	// Retries are the earlier tries of this sample that failed, oldest
 	// first; the sample's own figures are those of its last try.
 	Retries []Try `json:"retries,omitempty"`
+}
+
+// Interval is one interval of a sample's series: what the engine's
+// progress report at its end said, and the path's cache entries then.
+type Interval struct {
+	// EndS is the interval's end, in seconds from the sample's start.
+	EndS     float64 `json:"end_s"`
+	Requests int64   `json:"requests"`
+	Failures int64   `json:"failures"`
+	ReqS     float64 `json:"req_s"`
+	// P50Us and P99Us are the interval's latency percentiles; absent when
+	// no request completed in it.
+	P50Us *int64 `json:"p50_us,omitempty"`
+	P99Us *int64 `json:"p99_us,omitempty"`
+	// Cached is the answer of the path's Cached command at the interval's
+	// end; absent when the path has none or the read failed.
+	Cached *int64 `json:"cached,omitempty"`
 }
 
 // Try is a failed try of a sample that was then tried again.
@@ -164,7 +271,8 @@ type Client struct {
 // Server is what a sample cost the server it read from. A part that could
 // not be measured is absent and Notes says why.
 type Server struct {
-	// Name is "postgres" or "redis".
+	// Name is "postgres" or "redis" for the plan's servers, "postgres PATH"
+	// or "redis PATH" for a path's own (Endpoint.Name).
 	Name string `json:"name"`
 	CPU  *CPU   `json:"cpu,omitempty"`
 	// CPUNote says why CPU is absent: the window was too short, the
@@ -231,8 +339,12 @@ type Environment struct {
 	// LoadStart and LoadEnd are the 1, 5 and 15 minute load averages.
 	LoadStart []float64 `json:"load_start"`
 	LoadEnd   []float64 `json:"load_end"`
-	Postgres  Endpoint  `json:"postgres"`
-	Redis     Endpoint  `json:"redis"`
+	// Postgres and Redis are the plan's servers; a plan that uses only one
+	// of them leaves the other's Version empty.
+	Postgres Endpoint `json:"postgres"`
+	Redis    Endpoint `json:"redis"`
+	// Servers are the servers of paths that have their own.
+	Servers []Endpoint `json:"servers,omitempty"`
 }
 
 // OS is uname's answer.
@@ -246,6 +358,9 @@ type MachineCPU struct {
 
 // Endpoint is one server the run used.
 type Endpoint struct {
+	// Name is the name samples give the server (Server.Name): empty for the
+	// plan's two, "postgres PATH" or "redis PATH" for a path's own.
+	Name    string `json:"name,omitempty"`
 	Version string `json:"version"`
 	// Sandbox is set for a throwaway server gbench started for the run.
 	Sandbox bool `json:"sandbox"`
@@ -285,8 +400,8 @@ func Read(rd io.Reader) (*Result, error) {
 	if err := jsonfile.Decode(rd, &r); err != nil {
 		return nil, fmt.Errorf("not a gbench matrix result: %w", err)
 	}
-	if r.Schema != Version {
-		return nil, fmt.Errorf("not a gbench matrix result: schema is %q, expected %q", r.Schema, Version)
+	if r.Schema != Version && r.Schema != VersionV1 {
+		return nil, fmt.Errorf("not a gbench matrix result: schema is %q, expected %q (or %q, of earlier versions)", r.Schema, Version, VersionV1)
 	}
 	if err := r.validate(); err != nil {
 		return nil, fmt.Errorf("invalid gbench matrix result: %w", err)

@@ -12,6 +12,8 @@ const (
 	maxPlanPaths = 32
 	// MaxPlanCells bounds paths × keys × connections.
 	MaxPlanCells = 10000
+	// maxRepeats bounds the repeats of a cell.
+	maxRepeats = 10000
 )
 
 // validate checks what a report relies on in a result, naming the first
@@ -26,13 +28,33 @@ func (r *Result) validate() error {
 		v.check(pp.Name != "" && !slices.Contains(names, pp.Name), fmt.Sprintf("plan.paths[%d].name", i), "%q is empty or repeated", pp.Name)
 		names = append(names, pp.Name)
 	}
+	v.check(len(p.Mixes) <= maxPlanPaths, "plan.mixes", "lists %d mixes, more than %d", len(p.Mixes), maxPlanPaths)
+	var mixes []string
+	for i, m := range p.Mixes {
+		v.check(m.Name != "" && !slices.Contains(mixes, m.Name), fmt.Sprintf("plan.mixes[%d].name", i), "%q is empty or repeated", m.Name)
+		mixes = append(mixes, m.Name)
+		for j, w := range m.Weights {
+			v.check(w.Weight >= 0, fmt.Sprintf("plan.mixes[%d].weights[%d].weight", i, j), "is %d, not a weight from 0", w.Weight)
+		}
+	}
 	v.distinct("plan.keys", p.Keys)
 	v.distinct("plan.connections", p.Connections)
-	cells := len(p.Paths) * len(p.Keys) * len(p.Connections)
+	v.check(len(p.Connections) > 0, "plan.connections", "is empty")
+	for i, x := range p.Rates {
+		v.check(x >= 0 && !math.IsInf(x, 0) && !slices.Contains(p.Rates[:i], x), fmt.Sprintf("plan.rates[%d]", i), "is %v: rates are from 0, each once", x)
+	}
+	if v.err != nil {
+		return v.err
+	}
+	cells := p.CellCount()
 	v.check(cells <= MaxPlanCells, "plan", "has %d cells, more than %d", cells, MaxPlanCells)
-	v.check(p.Repeats >= 1, "plan.repeats", "is %d, not at least 1", p.Repeats)
+	v.check(p.Repeats >= 1 && p.Repeats <= maxRepeats, "plan.repeats", "is %d, not from 1 to %d", p.Repeats, maxRepeats)
 	v.number("plan.duration_s", p.DurationS)
+	v.check(p.Requests >= 0, "plan.requests", "is %d, not a count from 0", p.Requests)
+	v.check(p.DurationS > 0 || p.Requests > 0, "plan", "has neither duration_s nor requests")
+	v.number("plan.interval_s", p.IntervalS)
 	v.number("plan.warmup_s", p.WarmupS)
+	v.check(p.HotRows >= 0, "plan.hot_rows", "is %d, not a count from 0", p.HotRows)
 	if v.err != nil {
 		return v.err
 	}
@@ -71,8 +93,10 @@ func (v *validator) distinct(field string, xs []int) {
 // are sound.
 func (v *validator) sample(field string, s *Sample, paths []string, p *Plan) {
 	v.check(slices.Contains(paths, s.Path), field+".path", "%q is not a path of the plan", s.Path)
-	v.check(slices.Contains(p.Keys, s.Keys), field+".keys", "%d is not in the plan", s.Keys)
+	v.check(slices.Contains(p.MixList(), s.Mix), field+".mix", "%q is not a mix of the plan", s.Mix)
+	v.check(slices.Contains(p.KeyList(), s.Keys), field+".keys", "%d is not in the plan", s.Keys)
 	v.check(slices.Contains(p.Connections, s.Connections), field+".connections", "%d is not in the plan", s.Connections)
+	v.check(slices.Contains(p.RateList(), s.Rate), field+".rate", "%v is not in the plan", s.Rate)
 	v.check(s.Repeat >= 1 && s.Repeat <= p.Repeats, field+".repeat", "is %d, not from 1 to %d", s.Repeat, p.Repeats)
 	l := &s.Latency
 	for _, f := range []struct {
@@ -93,4 +117,22 @@ func (v *validator) sample(field string, s *Sample, paths []string, p *Plan) {
 	if s.Server != nil && s.Server.Memory != nil {
 		v.number(field+".server.memory.bytes", float64(s.Server.Memory.Bytes))
 	}
+	for i, o := range s.OtherServers {
+		if o.CPU != nil {
+			v.number(fmt.Sprintf("%s.other_servers[%d].cpu.us_per_req", field, i), o.CPU.UsPerReq)
+		}
+	}
+	v.check(len(s.Intervals) <= maxIntervals, field+".intervals", "are %d, more than %d", len(s.Intervals), maxIntervals)
+	for i, in := range s.Intervals {
+		f := fmt.Sprintf("%s.intervals[%d]", field, i)
+		v.number(f+".end_s", in.EndS)
+		v.number(f+".req_s", in.ReqS)
+		v.number(f+".requests", float64(in.Requests))
+		v.number(f+".failures", float64(in.Failures))
+		v.check(i == 0 || in.EndS > s.Intervals[i-1].EndS, f+".end_s", "is %v, not after the interval before", in.EndS)
+	}
 }
+
+// maxIntervals bounds a sample's series (a day of 10 ms intervals would
+// be 8.6 million; a plan's interval is at least 10 ms, a sample at most a day).
+const maxIntervals = 1 << 20
