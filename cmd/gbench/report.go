@@ -28,13 +28,17 @@ func runReport(env *Env, args []string) int {
 	fs.SortFlags = false
 	outDir := fs.StringP("output", "o", "", "write report.md and the charts into `DIR` (default: the JSON file's directory)")
 	partial := fs.Bool("partial", false, "report a partial result or one with failed samples, from the samples that succeeded")
+	compare := fs.Bool("compare", false, "compare two matrix results of the same plan, BEFORE.json AFTER.json, cell by cell (to DIR/compare.md with -o, else standard output)")
 	help := fs.Bool("help", false, "show this help, then exit")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, translateFlagError(err))
 	}
 	if *help {
-		fmt.Fprintf(env.Stdout, "gbench report writes the markdown report and SVG charts of a \"gbench matrix\" result,\nand for \"gbench curve\", \"gbench slo\" and \"gbench ab\" results also report.html: one\nself-contained page with the charts and tables.\n\nUsage:\n  gbench report [OPTION]... FILE.json\n\nOptions:\n%s", fs.FlagUsages())
+		fmt.Fprintf(env.Stdout, "gbench report writes the markdown report and SVG charts of a \"gbench matrix\" result,\nand for \"gbench curve\", \"gbench slo\" and \"gbench ab\" results also report.html: one\nself-contained page with the charts and tables. With --compare it compares two\nmatrix results of the same plan.\n\nUsage:\n  gbench report [OPTION]... FILE.json\n  gbench report --compare [-o DIR] [--partial] BEFORE.json AFTER.json\n\nOptions:\n%s", fs.FlagUsages())
 		return exitOK
+	}
+	if *compare {
+		return compareReport(env, fs.Args(), *outDir, *partial)
 	}
 	if fs.NArg() != 1 {
 		return fail(env, &usageError{msg: "expected one result file (the JSON of gbench matrix, curve, slo or ab)", hint: true})
@@ -176,4 +180,45 @@ func seriesReportable(name string, r *series.Result) error {
 		return usagef("%s has %d failed runs: run it again, or pass --partial to report the runs that succeeded", name, failed)
 	}
 	return nil
+}
+
+// compareFile is the name of the comparison in the output directory.
+const compareFile = "compare.md"
+
+// compareReport is "gbench report --compare BEFORE.json AFTER.json": the
+// two results must be sound, reportable and of the same plan on the same
+// data (schema.SamePlan names the field that differs).
+func compareReport(env *Env, args []string, dir string, partial bool) int {
+	if len(args) != 2 {
+		return fail(env, &usageError{msg: "--compare expects two matrix results: BEFORE.json AFTER.json", hint: true})
+	}
+	var res [2]*schema.Result
+	for i, name := range args {
+		r, err := readFile(name, schema.Read)
+		if err == nil {
+			err = reportable(name, r, partial)
+		}
+		if err != nil {
+			return fail(env, err)
+		}
+		res[i] = r
+	}
+	if err := schema.SamePlan(&res[0].Plan, &res[1].Plan); err != nil {
+		return fail(env, usagef("%s and %s measured different plans or data, so their cells cannot be compared: %v", args[0], args[1], err))
+	}
+	write := func(w io.Writer) error { return report.MatrixCompare(w, res[0], res[1], args[0], args[1]) }
+	if dir == "" {
+		if err := write(env.Stdout); err != nil {
+			return fail(env, fmt.Errorf("could not write: %w", err))
+		}
+		return exitOK
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(env, fmt.Errorf("could not create directory \"%s\": %v", dir, unwrapPathError(err)))
+	}
+	if err := writeFile(filepath.Join(dir, compareFile), write); err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stderr, "gbench report: wrote %s\n", filepath.Join(dir, compareFile))
+	return exitOK
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/gbench/gbench/engine/chart"
 	"github.com/gbench/gbench/engine/matrix/schema"
@@ -15,6 +17,18 @@ func ThroughputChart(keys int) string { return fmt.Sprintf("reqs-keys%d.svg", ke
 
 // LatencyChart is the file name of the latency chart for keys per request.
 func LatencyChart(keys int) string { return fmt.Sprintf("latency-keys%d.svg", keys) }
+
+// The charts of a plan that is not the read matrix's shape, and of
+// series.
+const (
+	// GridChart is req/s per row and path, GridLatencyChart their p99.
+	GridChart        = "reqs.svg"
+	GridLatencyChart = "latency-p99.svg"
+	// SeriesReqsChart is req/s over time per cell, SeriesHitsChart the hit
+	// rate over time.
+	SeriesReqsChart = "reqs-over-time.svg"
+	SeriesHitsChart = "hits-over-time.svg"
+)
 
 // MatrixChart is one chart of a matrix report.
 type MatrixChart struct {
@@ -30,16 +44,86 @@ func (c MatrixChart) WriteSVG(w io.Writer) error { return c.svg.WriteSVG(w) }
 // per request, req/s against connections (a line per path, whiskers for
 // the min–max of the repeats), then for each keys per request the p50 and
 // p99 latency of each path at the highest connection count.
+//
+// For any other plan: GridChart (req/s per row, a bar per path, whiskers
+// for the min–max) and GridLatencyChart (p99 per row and path), then for
+// a plan with series SeriesReqsChart and, when a path counts its cache,
+// SeriesHitsChart.
 func MatrixCharts(r *schema.Result) []MatrixChart {
 	m := newMatrixDoc(r)
 	var out []MatrixChart
-	for _, k := range r.Plan.Keys {
-		out = append(out, MatrixChart{Name: ThroughputChart(k), svg: m.throughputChart(k)})
+	if m.readShape() {
+		for _, k := range r.Plan.Keys {
+			out = append(out, MatrixChart{Name: ThroughputChart(k), svg: m.throughputChart(k)})
+		}
+		for _, k := range r.Plan.Keys {
+			out = append(out, MatrixChart{Name: LatencyChart(k), svg: m.latencyChart(k)})
+		}
+	} else {
+		out = append(out, MatrixChart{Name: GridChart, svg: m.gridChart(false)}, MatrixChart{Name: GridLatencyChart, svg: m.gridChart(true)})
 	}
-	for _, k := range r.Plan.Keys {
-		out = append(out, MatrixChart{Name: LatencyChart(k), svg: m.latencyChart(k)})
+	if all := m.allSeries(); len(all) > 0 {
+		out = append(out, MatrixChart{Name: SeriesReqsChart, svg: seriesChart(all, false)})
+		if slices.ContainsFunc(all, func(cs cellSeries) bool { return cs.cached }) {
+			out = append(out, MatrixChart{Name: SeriesHitsChart, svg: seriesChart(all, true)})
+		}
 	}
 	return out
+}
+
+// gridChart is median req/s (or p99 latency) per row, a bar per path.
+func (m *matrixDoc) gridChart(latency bool) *chart.Bars {
+	d := m.dims()
+	c := &chart.Bars{Title: "Requests per second", XLabel: d.head(), YLabel: "requests per second (median of repeats)",
+		LegendTitle: "path", Unit: "req/s", Format: thousands}
+	if latency {
+		c.Title, c.YLabel, c.Unit, c.Format = "p99 latency", "milliseconds (median of repeats)", "ms", sig3
+	}
+	c.XLabel = strings.ReplaceAll(c.XLabel, " | ", ", ")
+	for _, row := range m.rows() {
+		c.Groups = append(c.Groups, d.label(row))
+	}
+	for _, p := range pathNames(&m.r.Plan) {
+		s := chart.BarSeries{Name: p}
+		for _, row := range m.rows() {
+			cell := m.at(row, p)
+			v, lo, hi := cell.ReqS, cell.MinReqS, cell.MaxReqS
+			if latency {
+				v, lo, hi = cell.P99Us/1000, math.NaN(), math.NaN()
+			}
+			if cell.Samples == 0 {
+				v, lo, hi = math.NaN(), math.NaN(), math.NaN()
+			}
+			s.Values, s.Lo, s.Hi = append(s.Values, v), append(s.Lo, lo), append(s.Hi, hi)
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
+// seriesChart is req/s (or the hit rate, in percent) over time, a line
+// per cell, whiskers for the repeats' min–max of req/s.
+func seriesChart(all []cellSeries, hits bool) *chart.Line {
+	c := &chart.Line{Title: "Requests per second over time", XLabel: "seconds since the sample's start",
+		YLabel: "requests per second (median of repeats)", LegendTitle: "path", Unit: "req/s", Numeric: true, XUnit: "s"}
+	if hits {
+		c.Title, c.YLabel, c.Unit = "Hit rate over time", "hit rate, % (median of repeats)", "%"
+	}
+	for _, cs := range all {
+		if hits && !cs.cached {
+			continue
+		}
+		s := chart.Series{Name: cs.label}
+		for _, pt := range cs.points {
+			p := chart.Point{X: pt.endS, Y: pt.reqS, Lo: pt.loS, Hi: pt.hiS, Valid: true}
+			if hits {
+				p = chart.Point{X: pt.endS, Y: pt.hit * 100, Valid: !math.IsNaN(pt.hit)}
+			}
+			s.Points = append(s.Points, p)
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
 }
 
 // throughputChart is req/s against connections for keys per request.

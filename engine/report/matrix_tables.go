@@ -186,7 +186,7 @@ func (m *matrixDoc) tableHead(first string, cols []string, align string) {
 	m.printf("| %s | %s |\n", first, strings.Join(cols, " | "))
 	var seps []string
 	for _, l := range lead {
-		if l == "path" {
+		if l == "path" || l == "mix" {
 			seps = append(seps, "---")
 		} else {
 			seps = append(seps, "---:")
