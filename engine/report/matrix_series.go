@@ -27,12 +27,12 @@ type cellSeries struct {
 
 // seriesPoint is one interval of a cell's series.
 type seriesPoint struct {
-	endS             float64
-	reqS, loS, hiS   float64
-	hit              float64 // NaN when unknown
-	share            float64 // of the items cached at the end; NaN when unknown
-	n                int     // repeats that have the interval
-	p99Us            float64 // NaN when no repeat has it
+	endS           float64
+	reqS, loS, hiS float64
+	hit            float64 // NaN when unknown
+	share          float64 // of the items cached at the end; NaN when unknown
+	n              int     // repeats that have the interval
+	p99Us          float64 // NaN when no repeat has it
 }
 
 // warmShares are the shares of the items cached that the summary times.
