@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -290,8 +291,8 @@ func (v *planChecker) mode(field string, pp *PlanPath, path *Path) {
 		path.Mode = script.Simple
 	}
 	for i := range path.Scripts {
-		if _, err := compileScript(&path.Scripts[i], path.Mode); err != nil && v.err == nil {
-			v.err = err
+		if _, err := compileScript(&path.Scripts[i], path.Mode); err != nil {
+			v.scriptError(field+".scripts."+path.Scripts[i].Name, err)
 		}
 	}
 }
@@ -372,10 +373,23 @@ func (v *planChecker) inline(field, name, text string) Script {
 		s.Line = 1 + bytes.Count(v.o.Data[:i], []byte("\n"))
 		s.Col = i - bytes.LastIndexByte(v.o.Data[:i], '\n')
 	}
-	if _, err := compileScript(&s, script.Prepared); err != nil && v.err == nil {
-		v.err = err
+	if _, err := compileScript(&s, script.Prepared); err != nil {
+		v.scriptError(field, err)
 	}
 	return s
+}
+
+// scriptError keeps a script's error; one that is not at a line of the
+// file (an empty script) is given the field's name.
+func (v *planChecker) scriptError(field string, err error) {
+	var se *script.Error
+	switch {
+	case v.err != nil:
+	case errors.As(err, &se) && se.Line > 0:
+		v.err = err
+	default:
+		v.failf(field, "%v", err)
+	}
 }
 
 // oneCommand checks that s is one SQL or \resp command.
