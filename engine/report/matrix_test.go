@@ -177,3 +177,118 @@ func TestNumberFormats(t *testing.T) {
 		}
 	}
 }
+
+// readInput reads a result of testdata/matrix.
+func readInput(t *testing.T, name string) *schema.Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "matrix", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := schema.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMatrixPlanGoldens reports results of the mixed and coldfill plans
+// (shortened runs, two repeats): the grid of mix × keys rows and path
+// columns, and the cold fill's series, with their charts.
+func TestMatrixPlanGoldens(t *testing.T) {
+	for _, c := range []struct {
+		input, golden string
+		charts        string
+		has           []string
+	}{
+		{"mixed-input.json", "mixed.md", "reqs.svg latency-p99.svg",
+			[]string{"| mix | keys | sql-any | sql-mget | resp-mget |", "|---|---:|---:|---:|---:|", "| 5% updates | 16 | "}},
+		{"coldfill-input.json", "coldfill.md", "reqs.svg latency-p99.svg reqs-over-time.svg hits-over-time.svg",
+			[]string{"## Over time", "| end s | sql-unlogged req/s | hit rate | cached |"}},
+	} {
+		r := readInput(t, c.input)
+		var b bytes.Buffer
+		if err := Matrix(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "matrix/"+c.golden, b.Bytes())
+		for _, want := range c.has {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: no %q", c.golden, want)
+			}
+		}
+		var names []string
+		for _, ch := range MatrixCharts(r) {
+			names = append(names, ch.Name)
+			var svg bytes.Buffer
+			if err := ch.WriteSVG(&svg); err != nil {
+				t.Fatal(err)
+			}
+			checkWellFormed(t, ch.Name, svg.Bytes())
+			checkGolden(t, "matrix/"+strings.TrimSuffix(c.golden, ".md")+"-"+ch.Name, svg.Bytes())
+			if !strings.Contains(b.String(), "]("+ch.Name+")") {
+				t.Errorf("%s does not link %s", c.golden, ch.Name)
+			}
+		}
+		if got := strings.Join(names, " "); got != c.charts {
+			t.Errorf("%s: charts %s, want %s", c.input, got, c.charts)
+		}
+	}
+}
+
+// TestMatrixCompareGolden compares two results of the mixed plan, the
+// second with sql-mget 30% faster and a larger shared_buffers.
+func TestMatrixCompareGolden(t *testing.T) {
+	before, after := readInput(t, "mixed-input.json"), readInput(t, "mixed-after.json")
+	if err := schema.SamePlan(&before.Plan, &after.Plan); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := MatrixCompare(&b, before, after, "before.json", "after.json"); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "matrix/compare.md", b.Bytes())
+	for _, want := range []string{"| warm reads | 1 | sql-mget | ", "1.30× | apart |", "1.00× | overlap |", "- PostgreSQL shared_buffers: 128MB → 1GB"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in the comparison:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestSamePlanNamesTheField checks that results of different plans or
+// data are refused with the field that differs.
+func TestSamePlanNamesTheField(t *testing.T) {
+	base := readInput(t, "mixed-input.json")
+	for _, c := range []struct {
+		edit func(p *schema.Plan)
+		want string
+	}{
+		{func(p *schema.Plan) { p.Keys = []int{1} }, "plan.keys: [1 16] against [1]"},
+		{func(p *schema.Plan) { p.Items = 8192 }, "plan.items: 4096 against 8192"},
+		{func(p *schema.Plan) { p.Requests = 50000 }, "plan.requests: 3000 against 50000"},
+		{func(p *schema.Plan) { p.Paths[1].Scripts[0].Text = "SELECT 1;" }, `plan.paths[1].scripts[0].text: the script "read" differs`},
+		{func(p *schema.Plan) { p.Mixes[1].Weights[1].Weight = 10 }, "plan.mixes[1]: "},
+		{func(p *schema.Plan) { p.Seed, p.Retries, p.Loaded, p.Title = 1, 5, false, "x" }, ""}, // what may differ
+	} {
+		other := readInput(t, "mixed-input.json")
+		c.edit(&other.Plan)
+		err := schema.SamePlan(&base.Plan, &other.Plan)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestMatrixReadsVersion1 reads a result of gbench-matrix/1, as earlier
+// versions wrote it, and refuses a version it does not know, naming it.
+func TestMatrixReadsVersion1(t *testing.T) {
+	r := readMatrixInput(t)
+	if r.Schema != schema.VersionV1 || r.Plan.Planned() != 24 {
+		t.Fatalf("schema %q, %d planned", r.Schema, r.Plan.Planned())
+	}
+	_, err := schema.Read(strings.NewReader(`{"schema": "gbench-matrix/3"}`))
+	if err == nil || !strings.Contains(err.Error(), `schema is "gbench-matrix/3", expected "gbench-matrix/2" (or "gbench-matrix/1", of earlier versions)`) {
+		t.Errorf("version 3: %v", err)
+	}
+}
