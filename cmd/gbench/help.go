@@ -119,7 +119,8 @@ const helpColumn = 27
 func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprint(w, "gbench is a benchmarking tool for PostgreSQL and Redis-protocol servers,\ncompatible with pgbench.\n\n")
 	fmt.Fprint(w, "Usage:\n  gbench [OPTION]... [DBNAME]\n  gbench merge FILE.json...\n  gbench report FILE.json\n"+
-		"  gbench matrix [OPTION]...\n  gbench curve [OPTION]... -- GBENCH-ARGS\n"+
+		"  gbench report --compare BEFORE.json AFTER.json\n"+
+		"  gbench matrix [--plan NAME|FILE.toml] [OPTION]...\n  gbench plans list|show|extract ...\n  gbench curve [OPTION]... -- GBENCH-ARGS\n"+
 		"  gbench slo --slo OBJECTIVE [OPTION]... -- GBENCH-ARGS\n  gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]\n"+
 		"  gbench sandbox [OPTION]... [-- GBENCH-ARGS]\n"+
 		"  gbench workloads list|show|extract|load|drop ...\n")

@@ -170,3 +170,44 @@ $f$`)
 		t.Errorf("report: exit %d\n%s", rep.code, rep.stderr)
 	}
 }
+
+// TestPlansCommands lists, shows and extracts the bundled plans.
+func TestPlansCommands(t *testing.T) {
+	o := runGbench("plans", "list")
+	for _, want := range []string{"NAME      SAMPLES  EACH", "mixed     54       50000 requests  Warm reads vs a 5% update mix", "read      81       5 s"} {
+		if o.code != exitOK || !strings.Contains(o.stdout, want) {
+			t.Errorf("plans list: exit %d, no %q:\n%s%s", o.code, want, o.stdout, o.stderr)
+		}
+	}
+	text, _ := workloads.PlanText("mixed")
+	if o := runGbench("plans", "show", "mixed"); o.code != exitOK || o.stdout != string(text) {
+		t.Errorf("plans show mixed: exit %d\n%s", o.code, o.stderr)
+	}
+	dir := t.TempDir()
+	if o := runGbench("plans", "extract", dir); o.code != exitOK || !strings.Contains(o.stderr, "wrote 5 files") {
+		t.Errorf("plans extract: exit %d\n%s", o.code, o.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "read.toml"), []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := runGbench("plans", "extract", dir); o.code != exitUsage || !strings.Contains(o.stderr, "read.toml differs from the bundled copy (edited?); nothing was written") {
+		t.Errorf("plans extract over an edited file: exit %d\n%s", o.code, o.stderr)
+	}
+	for _, c := range []struct{ args, want string }{
+		{"plans", "missing command: list, show or extract"},
+		{"plans run", `unknown command "run" of gbench plans`},
+		{"plans show nope", `no bundled plan "nope"`},
+	} {
+		if o := runGbench(strings.Fields(c.args)...); o.code != exitUsage || !strings.Contains(o.stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q", c.args, o.code, o.stderr, c.want)
+		}
+	}
+	// A plan file's errors name the file, the line and the column.
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("connections = [4]\nrepeat = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := runGbench("matrix", "--plan", bad); o.code != exitUsage || !strings.Contains(o.stderr, bad+`:2:1: unknown key "repeat"`) {
+		t.Errorf("matrix --plan bad.toml: exit %d\n%s", o.code, o.stderr)
+	}
+}
