@@ -206,7 +206,7 @@ func checkLatencySum(t *testing.T, what string, m, a, b *Latency) {
 // or an endless loop (a chart axis used to loop forever on the tiniest
 // positive throughput). Seeds are in testdata/fuzz/FuzzMatrixReport.
 func FuzzMatrixReport(f *testing.F) {
-	for _, name := range []string{"testdata/matrix/input.json"} {
+	for _, name := range []string{"testdata/matrix/input.json", "testdata/matrix/mixed-input.json", "testdata/matrix/coldfill-input.json"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -217,6 +217,7 @@ func FuzzMatrixReport(f *testing.F) {
 		`{"schema":"gbench-matrix/1","plan":{"paths":[{"name":"a"}],"keys":[1],"connections":[1],"repeats":1},"samples":[{"path":"a","keys":1,"connections":1,"repeat":1,"req_s":5e-324}]}`,
 		`{"schema":"gbench-matrix/1","plan":{"paths":[{"name":"a"},{"name":"b"}],"keys":[1],"connections":[1,2],"repeats":1},"samples":[{"path":"a","keys":1,"connections":2,"repeat":1,"req_s":1.7e308,"latency":{"p99_us":9223372036854775807}}]}`,
 		`{"schema":"gbench-matrix/1"`,
+		`{"schema":"gbench-matrix/2","plan":{"paths":[{"name":"a"}],"mixes":[{"name":"m","weights":[{"script":"read","weight":1}]}],"keys":[],"connections":[1],"rates":[0,10],"repeats":1,"interval_s":0.5,"items":1},"samples":[{"path":"a","mix":"m","connections":1,"rate":10,"repeat":1,"req_s":5,"cached_start":0,"intervals":[{"end_s":0.5,"requests":3,"req_s":6,"cached":9},{"end_s":1,"requests":0,"req_s":0,"cached":-4}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}

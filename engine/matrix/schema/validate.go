@@ -51,7 +51,6 @@ func (r *Result) validate() error {
 	v.check(p.Repeats >= 1 && p.Repeats <= maxRepeats, "plan.repeats", "is %d, not from 1 to %d", p.Repeats, maxRepeats)
 	v.number("plan.duration_s", p.DurationS)
 	v.check(p.Requests >= 0, "plan.requests", "is %d, not a count from 0", p.Requests)
-	v.check(p.DurationS > 0 || p.Requests > 0, "plan", "has neither duration_s nor requests")
 	v.number("plan.interval_s", p.IntervalS)
 	v.number("plan.warmup_s", p.WarmupS)
 	v.check(p.HotRows >= 0, "plan.hot_rows", "is %d, not a count from 0", p.HotRows)
