@@ -26,6 +26,9 @@ func FuzzMatrixArgs(f *testing.F) {
 		{"--pg=host=h password=QZJ\x00--resp=redis://:QZJ@h\x00--load\x00--items=5000", "", "", "", ""},
 		{"-T\x00nan", "", "", "", ""}, {"--warmup=nan", "", "", "", ""}, {"", "x", "", "", ""},
 		{"--keys=" + strings.Repeat("1,", 50) + "2", "", "", "", ""},
+		{"--plan=mixed\x00--requests=100\x00-c\x0064", "", "", "", ""},
+		{"--plan=unlogged\x00--rates=0,500", "", "", "", ""},
+		{"--plan=coldfill\x00--pg=host=h\x00--resp=redis://h", "", "", "", ""},
 	} {
 		f.Add(c[0], c[1], c[2], c[3], c[4])
 	}
@@ -61,12 +64,13 @@ func checkMatrixConfig(t *testing.T, args []string, cfg *matrix.Config) {
 		return len(xs) > 0 && slices.IsSorted(xs) && xs[0] >= 1 && len(slices.Compact(slices.Clone(xs))) == len(xs)
 	}
 	switch {
-	case !distinct(cfg.Keys) || !distinct(cfg.Connections):
+	case !distinct(cfg.Keys) && !(cfg.NoKeys && len(cfg.Keys) == 0) || !distinct(cfg.Connections):
 		t.Fatalf("%q: keys %v, connections %v", args, cfg.Keys, cfg.Connections)
 	case cfg.Repeats < 1 || cfg.Threads < 1 || len(cfg.Paths) == 0:
 		t.Fatalf("%q: repeats %d, threads %d, %d paths", args, cfg.Repeats, cfg.Threads, len(cfg.Paths))
-	case cfg.Duration < 100*time.Millisecond || cfg.Duration > 24*time.Hour:
-		t.Fatalf("%q: duration %v", args, cfg.Duration)
+	case cfg.Requests == 0 && (cfg.Duration < 100*time.Millisecond || cfg.Duration > 24*time.Hour) ||
+		cfg.Requests != 0 && (cfg.Duration != 0 || cfg.Requests < int64(slices.Max(cfg.Connections))):
+		t.Fatalf("%q: duration %v, requests %d", args, cfg.Duration, cfg.Requests)
 	case cfg.Warmup != -1 && (cfg.Warmup < 0 || cfg.Warmup > 24*time.Hour):
 		t.Fatalf("%q: warm-up %v", args, cfg.Warmup)
 	case len(cfg.Paths)*len(cfg.Keys)*len(cfg.Connections) > schema.MaxPlanCells:
@@ -80,7 +84,7 @@ func checkMatrixConfig(t *testing.T, args []string, cfg *matrix.Config) {
 			t.Fatalf("%q: the recorded command line shows the password %q: %s", args, pw, cmd)
 		}
 	}
-	p := schema.Plan{Keys: cfg.Keys, Connections: cfg.Connections, Repeats: cfg.Repeats,
+	p := schema.Plan{Keys: cfg.Keys, Connections: cfg.Connections, Repeats: cfg.Repeats, Requests: cfg.Requests,
 		DurationS: cfg.Duration.Seconds(), WarmupS: math.Max(cfg.Warmup.Seconds(), 0), Threads: cfg.Threads}
 	for _, path := range cfg.Paths {
 		p.Paths = append(p.Paths, schema.PlanPath{Name: path.Name})

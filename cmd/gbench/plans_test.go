@@ -16,7 +16,7 @@ var shortened = map[string][]string{
 	"mixed":    {"--keys", "1,16", "-c", "4", "--requests", "400"},
 	"coldfill": {"-c", "8", "-T", "1.2"},
 	"writes":   {"-c", "2,4", "-T", "0.3"},
-	"unlogged": {"-c", "4", "-T", "0.3"},
+	"unlogged": {"-c", "4", "-T", "0.3", "--rates", "0,2000"},
 }
 
 // reportHas is what each bundled plan's report must show.
@@ -25,7 +25,7 @@ var reportHas = map[string][]string{
 	"mixed":    {"| mix | keys | sql-any | sql-mget | resp-mget |", "| warm reads | 1 |", "| 5% updates | 16 |", "(read 95, write 5)"},
 	"coldfill": {"## Over time", "| end s | sql-unlogged req/s | hit rate | cached | resp-cache-aside req/s | hit rate | cached |", "![Hit rate over time](hits-over-time.svg)"},
 	"writes":   {"| connections | sql-update | resp-write-through |", "other server CPU µs/req"},
-	"unlogged": {"| mix | sql-unlogged | resp |", "| get |", "| set |", "| mixed |"},
+	"unlogged": {"| mix | rate | sql-unlogged | resp |", "| get | unthrottled |", "| set | 2,000 req/s |", "| mixed | 2,000 req/s |"},
 }
 
 // TestBundledPlansRun runs every bundled plan, shortened, with one
@@ -69,6 +69,13 @@ func TestBundledPlansRun(t *testing.T) {
 		}
 		if name == "coldfill" {
 			checkColdFill(t, out)
+		}
+		for _, s := range r.Samples {
+			// A Poisson schedule of 2000/s for 0.3 s sends 600 requests, with
+			// a standard deviation of 25: 2600/s is over 7 of them away.
+			if s.Rate == 2000 && s.ReqS > 2600 {
+				t.Errorf("%s %s: %.0f req/s under --rate 2000", name, s.Mix, s.ReqS)
+			}
 		}
 		if name == "read" {
 			// Before the writes: a plan of the user's, and a second result of
