@@ -180,19 +180,23 @@ script = '''
 \resp EVAL "local r = {} for i, k in ipairs(ARGV) do r[i] = redis.call('GET', k) end return r" 0 gbench:item::keys
 '''
 contract = "array"
+resp = "OWN_URL"
 `
 
 // TestRESPOnlyPlan runs a plan on a sandbox with Redis and no
 // PostgreSQL: the dataset is loaded into Redis alone, read back from its
 // marker, every path checked against the keys gbench:item:*, and each
-// sample serves its fixed number of requests.
+// sample serves its fixed number of requests. The user's path names its
+// own server (the same Redis, by another URL): it is opened, described and
+// measured apart.
 func TestRESPOnlyPlan(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{Redis: true})
 	ro, err := resp.ParseURL(sb.RedisURL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := planConfig(t, respOnlyPlan)
+	own := strings.Replace(sb.RedisURL(), "127.0.0.1", "localhost", 1)
+	c := planConfig(t, strings.Replace(respOnlyPlan, "OWN_URL", own, 1))
 	c.RESP, c.Load, c.Sandbox, c.RedisCgroup = &ro, true, true, sb.RedisCgroup()
 	if needPG, needRESP := c.NeedsServers(); needPG || !needRESP {
 		t.Fatalf("NeedsServers = %v, %v", needPG, needRESP)
@@ -207,8 +211,15 @@ func TestRESPOnlyPlan(t *testing.T) {
 	if res.Environment.Postgres.Version != "" || res.Environment.Redis.Version == "" || res.Plan.Requests != 400 || res.Plan.DurationS != 0 {
 		t.Errorf("environment %+v, plan %+v", res.Environment, res.Plan)
 	}
+	if len(res.Environment.Servers) != 1 || res.Environment.Servers[0].Name != "redis lua-get" || res.Plan.Paths[1].RESP != own {
+		t.Errorf("the path's own server: %+v, plan %+v", res.Environment.Servers, res.Plan.Paths[1])
+	}
 	for _, s := range res.Samples {
-		checkSample(t, &s, "redis")
+		server := "redis"
+		if s.Path == "lua-get" {
+			server = "redis lua-get"
+		}
+		checkSample(t, &s, server)
 		if s.Requests != 400 {
 			t.Errorf("%s/%d: %d requests, want the plan's 400", s.Path, s.Keys, s.Requests)
 		}
