@@ -104,7 +104,7 @@ func matrixPasswords(cfg *matrix.Config) []string {
 	if cfg.PG != nil {
 		pws = append(pws, cfg.PG.Password())
 	}
-	if cfg.RESP.Password != "" {
+	if cfg.RESP != nil && cfg.RESP.Password != "" {
 		pws = append(pws, cfg.RESP.Password)
 	}
 	return pws
