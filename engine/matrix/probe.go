@@ -98,7 +98,16 @@ func (p *pgProbe) memory() (*schema.Memory, error) {
 // pgCounters are the pg_stat_database columns a sample records.
 var pgCounters = []string{"xact_commit", "xact_rollback", "blks_hit", "blks_read", "tup_returned", "tup_fetched"}
 
+// counters reads pg_stat_database. Its own connection's statistics are
+// flushed first (PostgreSQL 15 and later): a backend flushes them a second
+// or more after its transactions, at the end of a later one, so that the
+// set-up work of this connection (the load, the description) would
+// otherwise land in the first sample's counters (anyone may call it).
 func (p *pgProbe) counters(ctx context.Context) (map[string]int64, error) {
+	if major, _ := strconv.Atoi(strings.SplitN(p.conn.Parameter("server_version"), ".", 2)[0]); major >= 15 {
+		_, _ = p.conn.QueryText(ctx, "SELECT pg_stat_force_next_flush()") // a failure shows in the next query
+
+	}
 	sql := "SELECT " + strings.Join(pgCounters, ", ") + " FROM pg_stat_database WHERE datname = current_database()"
 	rows, err := p.conn.QueryText(ctx, sql)
 	if err != nil {

@@ -168,12 +168,29 @@ func (r *runner) setup(ctx context.Context) error {
 	return r.save()
 }
 
-// datasetConns are the connections the dataset is read from: the plan's
-// servers, or when every path has its own, the first path's.
-func (r *runner) datasetConns() (*pgsql.Client, net.Conn) {
-	pg, redis := r.planConns()
+// datasetServers are the servers the dataset is read from: the plan's,
+// or when every path has its own, the first path's.
+func (r *runner) datasetServers() (pg, redis *server) {
+	pg, redis = r.planPG, r.planRedis
 	if pg == nil && redis == nil && len(r.all) > 0 {
-		return r.all[0].pg, r.all[0].redis
+		if r.all[0].pg != nil {
+			return r.all[0], nil
+		}
+		return nil, r.all[0]
+	}
+	return pg, redis
+}
+
+// datasetConns are the connections of datasetServers.
+func (r *runner) datasetConns() (*pgsql.Client, net.Conn) {
+	var pg *pgsql.Client
+	var redis net.Conn
+	ps, rs := r.datasetServers()
+	if ps != nil {
+		pg = ps.pg
+	}
+	if rs != nil {
+		redis = rs.redis
 	}
 	return pg, redis
 }
@@ -205,19 +222,17 @@ func (r *runner) dataset(ctx context.Context) error {
 
 // contract checks, with workloads.Check, that every path that reads values
 // back answers as the dataset holds them, and records the outcome.
+//
+// The check's SQL runs on connections of its own, closed (and their
+// backends gone) before the samples: a backend flushes its statistics a
+// second or more after its transactions, and the check's hundreds would
+// otherwise land in the first sample's pg_stat_database counters.
 func (r *runner) contract(ctx context.Context) error {
-	readers := []workloads.Reader{workloads.DatasetReader(r.datasetConns())}
-	for i := range r.cfg.Paths {
-		p := &r.cfg.Paths[i]
-		if p.Contract == workloads.ReadNone {
-			continue
-		}
-		rd, err := r.reader(p)
-		if err != nil {
-			return err
-		}
-		readers = append(readers, rd)
-		r.res.Contract.Paths = append(r.res.Contract.Paths, p.Name)
+	cc := &checkConns{r: r, ctx: ctx, pg: map[*server]*pgsql.Client{}}
+	defer cc.close()
+	readers, err := r.readers(cc)
+	if err != nil {
+		return err
 	}
 	r.res.Contract.Checked = true
 	if len(readers) == 1 {
@@ -225,7 +240,7 @@ func (r *runner) contract(ctx context.Context) error {
 		r.logf("contract check: no path reads values back (contract = none)")
 		return r.save()
 	}
-	err := workloads.Check(ctx, r.data.Items, readers)
+	err = workloads.Check(ctx, r.data.Items, readers)
 	if err == nil {
 		r.res.Contract.Passed = true
 		r.logf("contract check passed: %s return the values of the dataset in request order", strings.Join(r.res.Contract.Paths, ", "))
@@ -239,18 +254,82 @@ func (r *runner) contract(ctx context.Context) error {
 	return fmt.Errorf("%w: the paths do not return the same values, so their speeds cannot be compared; nothing was measured:\n%v", ErrContract, err)
 }
 
+// readers are the contract check's readers: the dataset's first, then
+// every path's that reads values back.
+func (r *runner) readers(cc *checkConns) ([]workloads.Reader, error) {
+	ps, rs := r.datasetServers()
+	var dataset workloads.Reader
+	if ps != nil {
+		pg, err := cc.open(ps)
+		if err != nil {
+			return nil, err
+		}
+		dataset = workloads.DatasetReader(pg, nil)
+	} else {
+		dataset = workloads.DatasetReader(nil, rs.redis)
+	}
+	readers := []workloads.Reader{dataset}
+	for i := range r.cfg.Paths {
+		p := &r.cfg.Paths[i]
+		if p.Contract == workloads.ReadNone {
+			continue
+		}
+		rd, err := r.reader(p, cc)
+		if err != nil {
+			return nil, err
+		}
+		readers = append(readers, rd)
+		r.res.Contract.Paths = append(r.res.Contract.Paths, p.Name)
+	}
+	return readers, nil
+}
+
 // reader is the contract check's reader of a path: its contract command
 // with the keys put in, on the path's server.
-func (r *runner) reader(p *Path) (workloads.Reader, error) {
-	cc, err := contractCommand(p)
+func (r *runner) reader(p *Path, cc *checkConns) (workloads.Reader, error) {
+	cmd, err := contractCommand(p)
 	if err != nil {
 		return workloads.Reader{}, fmt.Errorf("path %s: %w", p.Name, err)
 	}
 	ps, items := r.byPath[p.Name], r.data.Items
 	if p.Contract.SQL() {
-		return workloads.SQLReader(p.Name, ps.pg.pg, func(keys []int64) string { return cc.sql(keys, items) }, p.Contract), nil
+		pg, err := cc.open(ps.pg)
+		if err != nil {
+			return workloads.Reader{}, err
+		}
+		return workloads.SQLReader(p.Name, pg, func(keys []int64) string { return cmd.sql(keys, items) }, p.Contract), nil
 	}
-	return workloads.RESPReader(p.Name, ps.redis.redis, func(keys []int64) []string { return cc.args(keys, items) }), nil
+	return workloads.RESPReader(p.Name, ps.redis.redis, func(keys []int64) []string { return cmd.args(keys, items) }), nil
+}
+
+// checkConns are the contract check's PostgreSQL connections, one per
+// server.
+type checkConns struct {
+	r   *runner
+	ctx context.Context
+	pg  map[*server]*pgsql.Client
+}
+
+// open returns the check's connection to s, opening it the first time.
+func (cc *checkConns) open(s *server) (*pgsql.Client, error) {
+	if c, ok := cc.pg[s]; ok {
+		return c, nil
+	}
+	s.pgProbe.mark()
+	c, err := s.pgCfg.Open(cc.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to PostgreSQL%s for the contract check: %w", s.of(), err)
+	}
+	cc.pg[s] = c
+	return c, nil
+}
+
+// close closes the connections and waits until their backends are gone.
+func (cc *checkConns) close() {
+	for s, c := range cc.pg {
+		c.Close()
+		s.pgProbe.settle(context.WithoutCancel(cc.ctx))
+	}
 }
 
 // cpuSource describes where a server's CPU time is read.
