@@ -73,7 +73,7 @@ type PlanServers struct {
 // by weight (pgbench's -f file@weight).
 type PlanMix struct {
 	Name    string         `toml:"name"`
-	Weights map[string]int `toml:"weights"`
+	Weights map[string]int `toml:"weights,omitempty"`
 }
 
 // PlanPath is one path of a plan file.
