@@ -7,6 +7,7 @@
 #   bench/fuzz.sh                          # every target, 10 minutes each
 #   FUZZTIME=30s bench/fuzz.sh Conninfo    # the targets whose name matches
 #   PARALLEL=2 NICE=19 bench/fuzz.sh       # workers per target, priority
+#   FUZZTIME=5000x bench/fuzz.sh           # a count of inputs per target (CI)
 #
 # New interesting inputs stay in Go's fuzz cache (printed below); copy the
 # ones worth keeping into the package's testdata/fuzz/TARGET to make them
@@ -57,7 +58,16 @@ while read -r pkg target; do
 	fuzzed=$(echo "$last" | sed -n 's/.*elapsed: \([0-9hms.]*\),.*/\1/p')
 	execs=$(echo "$last" | sed -n 's/.*execs: \([0-9]*\).*/\1/p')
 	new=$(echo "$last" | sed -n 's/.*new interesting: \([0-9]*\).*/\1/p')
-	if [ "$status" = FAIL ]; then
+	# Go 1.26's fuzzing coordinator can report its own -fuzztime deadline
+	# as a failure ("context deadline exceeded", nothing else, no input
+	# written) when a worker is mid-call as the time runs out: a race in
+	# internal/fuzz (go.dev/issue/75804, fixed in Go 1.27), not a finding.
+	# It is reported as such; counts (FUZZTIME=5000x) cannot hit it.
+	if [ "$status" = FAIL ] && ! grep -q 'Failing input written to\|^\s*--- FAIL: .*/\|panic:\|fuzz_test.go:\|_test.go:[0-9]' "$out" &&
+		grep -q '^    context deadline exceeded$' "$out"; then
+		status="ok (stopped by Go's fuzztime race, go.dev/issue/75804)"
+	fi
+	if [ "${status%% *}" = FAIL ]; then
 		failed=1
 		input=$(sed -n 's/.*Failing input written to \(.*\)$/\1/p' "$out" | tail -n 1)
 		status="FAIL ${input:-(see $out)}"

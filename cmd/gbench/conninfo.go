@@ -69,13 +69,46 @@ func uriWithDefaults(uri string, defaults map[string]string) string {
 		return uri
 	}
 	sep := "?"
-	if i := strings.IndexByte(uri, '?'); i >= 0 {
+	if i := uriQuery(uri); i >= 0 {
 		sep = "&"
 		if i == len(uri)-1 {
 			sep = ""
 		}
 	}
 	return uri + sep + strings.Join(add, "&")
+}
+
+// uriQuery returns the index of the '?' that starts a URI's query, -1
+// when it has none: the first outside the brackets of an IPv6 host, after
+// the user information.
+func uriQuery(uri string) int {
+	start := strings.Index(uri, "://") + 3
+	p := uri[start:]
+	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+		start += i + 1
+	}
+	if i := outsideBrackets(uri[start:], "?"); i >= 0 {
+		return start + i
+	}
+	return -1
+}
+
+// outsideBrackets is strings.IndexAny that skips [...] sections, as pgx
+// reads an IPv6 host ("[::1]", even "[a?b]"); a '[' without its ']' is an
+// ordinary character.
+func outsideBrackets(s, chars string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' {
+			if j := strings.IndexByte(s[i:], ']'); j > 0 {
+				i += j
+				continue
+			}
+		}
+		if strings.IndexByte(chars, s[i]) >= 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // uriKeys reports which of host, port and user a URI sets.
@@ -88,14 +121,19 @@ func uriKeys(uri string) map[string]bool {
 		p = p[i+1:]
 	}
 	netloc := p
-	if i := strings.IndexAny(p, "/?"); i >= 0 {
+	if i := outsideBrackets(p, "/?"); i >= 0 {
 		netloc = p[:i]
 	}
 	// A list of hosts sets the host even when its entries are empty:
 	// "postgres://," is two hosts with the default each, as pgx reads it.
 	set["host"] = strings.Contains(netloc, ",") || netloc != "" && !strings.HasPrefix(netloc, ":")
-	set["port"] = strings.ContainsAny(bracketless(netloc), ":,")
-	if _, q, ok := strings.Cut(p, "?"); ok {
+	// A port is set by a host list, or by a non-empty ":port" ("h:" sets
+	// none, as libpq and pgx read it).
+	hp := bracketless(netloc)
+	_, port, _ := strings.Cut(hp, ":")
+	set["port"] = strings.Contains(hp, ",") || port != ""
+	if i := outsideBrackets(p, "?"); i >= 0 {
+		q := p[i+1:]
 		for part := range strings.SplitSeq(q, "&") {
 			k, _, _ := strings.Cut(part, "=")
 			if k, err := url.PathUnescape(k); err == nil {
@@ -137,12 +175,19 @@ func uriEscape(s string) string {
 
 // quoteConnValue quotes a conninfo value when needed.
 func quoteConnValue(v string) string {
-	if v != "" && !strings.ContainsAny(v, " '\\\t\n") {
+	if v != "" && !strings.ContainsFunc(v, needsQuote) {
 		return v
 	}
 	v = strings.ReplaceAll(v, `\`, `\\`)
 	v = strings.ReplaceAll(v, `'`, `\'`)
 	return "'" + v + "'"
+}
+
+// needsQuote reports a character that a bare value cannot hold: a quote,
+// a backslash, and anything but printable ASCII, since pgx ends a bare
+// value at any Unicode space (\f, \v, \r, U+00A0, ...), not only libpq's.
+func needsQuote(r rune) bool {
+	return r <= ' ' || r >= 0x7f || r == '\'' || r == '\\'
 }
 
 // pgConfig parses the connection settings.

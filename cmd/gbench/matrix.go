@@ -360,11 +360,11 @@ func (o *matrixOptions) selectPaths(p *matrix.Plan) error {
 	given := splitMatrixList(o.paths)
 	for _, n := range given {
 		if !slices.Contains(valid, n) {
-			return optErrf("invalid path \"%s\" for option --paths: expected some of %s", n, strings.Join(valid, ", "))
+			return usagef("invalid path \"%s\" for option --paths: expected some of %s", n, strings.Join(valid, ", "))
 		}
 	}
 	if len(given) == 0 {
-		return optErrf("invalid value \"%s\" for option --paths: expected some of %s", o.paths, strings.Join(valid, ", "))
+		return usagef("invalid value \"%s\" for option --paths: expected some of %s", o.paths, strings.Join(valid, ", "))
 	}
 	p.Paths = slices.DeleteFunc(p.Paths, func(pp matrix.PlanPath) bool { return !slices.Contains(given, pp.Name) })
 	return nil

@@ -23,7 +23,13 @@ func redactConninfo(s string) string {
 	var b strings.Builder
 	pos := 0
 	for _, sp := range secretSpans(s) {
-		b.WriteString(s[pos:sp.a] + redacted)
+		// A quoted value stays quoted: pgx lets the next setting follow a
+		// closing quote without a blank, which a bare value would swallow.
+		hidden := redacted
+		if !isURI(s) && s[sp.a] == '\'' && sp.b-sp.a >= 2 && s[sp.b-1] == '\'' {
+			hidden = "'" + redacted + "'"
+		}
+		b.WriteString(s[pos:sp.a] + hidden)
 		pos = sp.b
 	}
 	b.WriteString(s[pos:])
