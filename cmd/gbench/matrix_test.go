@@ -118,12 +118,21 @@ func checkSmokeResult(t *testing.T, r *schema.Result) {
 func checkServerCost(t *testing.T, id string, s *schema.Sample) {
 	t.Helper()
 	srv := s.Server
-	if srv == nil || srv.CPU == nil || srv.Memory == nil {
+	if srv == nil || srv.Memory == nil || srv.Memory.Bytes <= 0 {
 		t.Errorf("%s: server %+v", id, srv)
 		return
 	}
-	if srv.CPU.Window != "steady" || srv.CPU.Requests <= 0 || srv.CPU.UsPerReq <= 0 || srv.Memory.Bytes <= 0 {
-		t.Errorf("%s: cpu %+v memory %+v", id, srv.CPU, srv.Memory)
+	// A CPU figure is there and sound, or absent with the reason: a loaded
+	// machine's late progress ticks can leave a 1 s sample's steady window
+	// too short to measure, and gbench then refuses rather than guess
+	// (TestServerCPUTruth checks the figures themselves).
+	switch {
+	case srv.CPU == nil && srv.CPUNote == "":
+		t.Errorf("%s: no server CPU and no reason", id)
+	case srv.CPU == nil:
+		t.Logf("%s: server CPU refused: %s", id, srv.CPUNote)
+	case srv.CPU.Window != "steady" || srv.CPU.Requests <= 0 || srv.CPU.UsPerReq <= 0 || srv.CPUNote != "":
+		t.Errorf("%s: cpu %+v, note %q", id, srv.CPU, srv.CPUNote)
 	}
 	total := s.Requests + s.Failures
 	switch srv.Name {
