@@ -10,6 +10,7 @@
 #
 # More gbench variants join the same rounds, under the same conditions:
 #   GBENCH_BASE=/tmp/gbench-old   a gbench binary built before a change ("gbench-base")
+#   BINARIES="head=/tmp/gb-head"  more gbench binaries, each joining as its name
 #   TRANSPORTS="epoll portable"   this checkout's gbench once per GBENCH_TRANSPORT
 #                                 ("gbench-epoll", ...); default: the platform's ("gbench")
 #
@@ -28,6 +29,8 @@ TRANSPORTS=${TRANSPORTS:-auto}
 
 tools=pgbench
 [ -n "${GBENCH_BASE:-}" ] && tools="$tools gbench-base"
+BINARIES=${BINARIES:-}
+for b in $BINARIES; do tools="$tools ${b%%=*}"; done
 for t in $TRANSPORTS; do
 	if [ "$t" = auto ]; then tools="$tools gbench"; else tools="$tools gbench-$t"; fi
 done
@@ -69,7 +72,9 @@ run() {
 	select-only) what="-S" ;;
 	*) what="-f $work/$workload.sql" ;;
 	esac
-	case $tool in
+	bin=""
+	for b in $BINARIES; do [ "${b%%=*}" = "$tool" ] && bin="${b#*=} --percentiles="; done
+	[ -z "$bin" ] && case $tool in
 	pgbench) bin=pgbench ;;
 	gbench-base) bin="$GBENCH_BASE --percentiles=" ;;
 	gbench) bin="$work/gbench --percentiles=" ;;

@@ -12,6 +12,8 @@
 #
 # More gbench variants join the same rounds, under the same conditions:
 #   GBENCH_BASE=/tmp/gbench-old   a gbench binary built before a change ("gbench-base")
+#   BINARIES="gbench-head=/tmp/gb-head"  more gbench binaries, each joining as its
+#                                 name (which must start with "gbench-")
 #   TRANSPORTS="epoll portable"   this checkout's gbench once per GBENCH_TRANSPORT
 #                                 ("gbench-epoll", ...); default: the platform's ("gbench")
 set -eu
@@ -26,6 +28,8 @@ TRANSPORTS=${TRANSPORTS:-auto}
 
 tools="redis-bench redis-bench-t2"
 [ -n "${GBENCH_BASE:-}" ] && tools="$tools gbench-base"
+BINARIES=${BINARIES:-}
+for b in $BINARIES; do tools="$tools ${b%%=*}"; done
 for t in $TRANSPORTS; do
 	if [ "$t" = auto ]; then tools="$tools gbench"; else tools="$tools gbench-$t"; fi
 done
@@ -81,7 +85,9 @@ run() {
 	tool=$1 case=$2 c=$3
 	case $tool in
 	gbench*)
-		case $tool in
+		bin=""
+		for b in $BINARIES; do [ "${b%%=*}" = "$tool" ] && bin=${b#*=}; done
+		[ -z "$bin" ] && case $tool in
 		gbench) bin="$work/gbench" ;;
 		gbench-base) bin=$GBENCH_BASE ;;
 		*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench" ;;

@@ -66,7 +66,7 @@ func (t *fdTransport) read(p []byte) (int, error) {
 }
 
 func (t *fdTransport) write(p []byte) (int, error) {
-	n, err := sendNoSignal(t.sw.fd, p)
+	n, err := rawSend(t.sw.fd, p)
 	if err == unix.EAGAIN {
 		return 0, errAgain
 	}
@@ -182,10 +182,8 @@ func (p *epoller) watchWrite(tr transport, tok token, on bool) error {
 	return p.ctl(unix.EPOLL_CTL_MOD, sockFD(tr), tok, events)
 }
 
-// wait is epoll_pwait through unix.EpollWait, an ordinary blocking system
-// call: the runtime knows the thread is in the kernel, so a garbage
-// collection or a preemption request never waits for it, and other
-// goroutines (signals, progress) run on the other Ps.
+// wait is a raw epoll_pwait (rawEpollWait says why that is both cheap
+// and safe); a deadline is kept to the nanosecond by the timerfd.
 func (p *epoller) wait(deadline, now int64) ([]event, error) {
 	ms := -1
 	switch {
@@ -197,7 +195,7 @@ func (p *epoller) wait(deadline, now int64) ([]event, error) {
 		}
 		p.armed = deadline
 	}
-	n, err := unix.EpollWait(p.epfd, p.raw, ms)
+	n, err := rawEpollWait(p.epfd, p.raw, ms)
 	if err == unix.EINTR {
 		return nil, nil
 	}

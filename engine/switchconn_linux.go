@@ -67,7 +67,7 @@ func (s *switchConn) readRaw(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	n, err := unix.Read(s.fd, p)
+	n, err := rawRead(s.fd, p)
 	switch {
 	case err == unix.EAGAIN:
 		return 0, errWouldBlock
@@ -77,15 +77,6 @@ func (s *switchConn) readRaw(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
-}
-
-// sendNoSignal writes with MSG_NOSIGNAL: a peer that went away gives EPIPE,
-// not a signal.
-func sendNoSignal(fd int, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	return unix.SendmsgN(fd, p, nil, nil, unix.MSG_NOSIGNAL)
 }
 
 func (s *switchConn) Read(p []byte) (int, error) {
@@ -103,7 +94,7 @@ func (s *switchConn) Write(p []byte) (int, error) {
 	}
 	done := 0
 	for done < len(p) {
-		n, err := sendNoSignal(s.fd, p[done:])
+		n, err := rawSend(s.fd, p[done:])
 		switch {
 		case err == unix.EAGAIN:
 			if err := waitWritable(s.fd); err != nil {

@@ -1,0 +1,72 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/script"
+)
+
+// TestIdleWaitsDoNotStallGCOrSignals: while every loop waits with nothing
+// to do (each client in a 6 s \sleep), a garbage collection completes and
+// a signal reaches its os/signal channel, both while the run still sleeps.
+// A loop's wait that held its P through the sleep (a raw wait never
+// interrupted, or one retried on EINTR) would hold both until the sleep
+// ended: the test asserts that order, with seconds to spare, not a speed.
+func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sleeps 6 s")
+	}
+	pg := testPG(t)
+	s, err := script.Parse("t.sql", "\\sleep 6 s\nSELECT 1;\n", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := script.Compile([]*script.Script{s}, script.Prepared, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 1, MaxTries: 1,
+		Seed: 1, Scale: 1, SQL: pg, Stderr: &stderr}
+	done := make(chan struct{})
+	var res *engine.Result
+	var runErr error
+	runStart := time.Now()
+	go func() {
+		defer close(done)
+		res, runErr = engine.Run(context.Background(), cfg)
+	}()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	defer signal.Stop(sig)
+
+	time.Sleep(time.Second) // connected, and both clients asleep
+	start := time.Now()
+	runtime.GC()
+	gcTook := time.Since(start)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sig:
+	case <-done:
+		t.Fatal("the run ended before the signal was handled")
+	}
+	sigTook := time.Since(start)
+	sleepEnd := runStart.Add(6 * time.Second)
+	if time.Now().After(sleepEnd) {
+		t.Fatalf("the garbage collection (%v) and the signal (%v) waited for the run's sleep to end", gcTook, sigTook)
+	}
+	t.Logf("during the loops' idle waits: a GC took %v, the signal arrived after %v", gcTook, sigTook)
+	<-done
+	if runErr != nil || res.Stats.Total.Cnt != 2 {
+		t.Fatalf("run: %v, %v\n%s", runErr, res, stderr.String())
+	}
+}
