@@ -128,10 +128,11 @@ func uriKeys(uri string) map[string]bool {
 	// "postgres://," is two hosts with the default each, as pgx reads it.
 	set["host"] = strings.Contains(netloc, ",") || netloc != "" && !strings.HasPrefix(netloc, ":")
 	// A port is set by a host list, or by a non-empty ":port" ("h:" sets
-	// none, as libpq and pgx read it).
+	// none, as libpq and pgx read it). pgx splits the list at every comma,
+	// inside brackets too ("[a,b]" is the hosts "a" and "b").
 	hp := bracketless(netloc)
 	_, port, _ := strings.Cut(hp, ":")
-	set["port"] = strings.Contains(hp, ",") || port != ""
+	set["port"] = strings.Contains(netloc, ",") || port != ""
 	if i := outsideBrackets(p, "?"); i >= 0 {
 		q := p[i+1:]
 		for part := range strings.SplitSeq(q, "&") {

@@ -140,7 +140,8 @@ func uriSecretSpans(s string) []span {
 		}
 		rest = start + at + 1
 	}
-	q := strings.IndexByte(s[rest:], '?')
+	// The query starts outside an IPv6 host's brackets, as pgx reads it.
+	q := outsideBrackets(s[rest:], "?")
 	if q < 0 {
 		return out
 	}
@@ -206,8 +207,8 @@ func parseConfigError(conninfo string, err error) string {
 }
 
 // hideSecrets hides in msg the hidden parts of conninfo, as written and
-// unquoted or percent-decoded, and any double-quoted piece of msg that
-// conninfo holds only where its hidden parts overlap it.
+// unquoted or percent-decoded, and any piece of msg that conninfo holds
+// only where its hidden parts overlap it.
 func hideSecrets(conninfo, msg string) string {
 	spans := secretSpans(conninfo)
 	for _, sp := range spans {
@@ -218,34 +219,66 @@ func hideSecrets(conninfo, msg string) string {
 			}
 		}
 	}
-	parts := strings.Split(msg, `"`)
-	for i := 1; i < len(parts); i += 2 {
-		if overlapsOnly(conninfo, parts[i], spans) {
-			parts[i] = redacted
-		}
-	}
-	return strings.Join(parts, `"`)
+	// Then any other piece of the message, two bytes or more, that occurs
+	// in conninfo only where a hidden part is: pgx quotes pieces of its
+	// input in its reasons, cut where its parser stopped and between
+	// quotes of its own that may not pair with the input's ("unexpected
+	// spaces found in ""?password=..."" for a user name that starts
+	// with a quote).
+	return hideInputPieces(conninfo, msg, spans)
 }
 
-// overlapsOnly reports whether piece occurs in s and every occurrence
-// overlaps a span.
-func overlapsOnly(s, piece string, spans []span) bool {
-	if piece == "" || !strings.Contains(s, piece) {
-		return false
+// hideInputPieces replaces in msg every longest piece (two bytes or more)
+// that occurs in s, when each of its longest occurrences in s overlaps a
+// span. It takes time len(msg) × len(s): every suffix of msg is matched
+// against every suffix of s, one row of common prefix lengths at a time.
+func hideInputPieces(s, msg string, spans []span) string {
+	if len(spans) == 0 || len(msg) < 2 {
+		return msg
 	}
-	for i := 0; i+len(piece) <= len(s); i++ {
-		if s[i:i+len(piece)] != piece {
+	inSpan := make([]int, len(s)+1) // inSpan[j]: bytes of s[:j] inside a span
+	for j := 0; j < len(s); j++ {
+		in := 0
+		for _, sp := range spans {
+			if sp.a <= j && j < sp.b {
+				in = 1
+				break
+			}
+		}
+		inSpan[j+1] = inSpan[j] + in
+	}
+	longest := make([]int, len(msg)) // the longest piece at i, 0 when it is not hidden
+	next, row := make([]int, len(s)+1), make([]int, len(s)+1)
+	for i := len(msg) - 1; i >= 0; i-- {
+		n, hidden := 0, true
+		for j := len(s) - 1; j >= 0; j-- {
+			row[j] = 0
+			if msg[i] == s[j] {
+				row[j] = next[j+1] + 1
+			}
+			switch l := row[j]; {
+			case l > n:
+				n, hidden = l, inSpan[j+l] > inSpan[j]
+			case l == n && l > 0:
+				hidden = hidden && inSpan[j+l] > inSpan[j]
+			}
+		}
+		if n >= 2 && hidden {
+			longest[i] = n
+		}
+		next, row = row, next
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		if n := longest[i]; n > 0 {
+			b.WriteString(redacted)
+			i += n
 			continue
 		}
-		hit := false
-		for _, sp := range spans {
-			hit = hit || i < sp.b && sp.a < i+len(piece)
-		}
-		if !hit {
-			return false
-		}
+		b.WriteByte(msg[i])
+		i++
 	}
-	return true
+	return b.String()
 }
 
 func unescapeOr(s string) string {

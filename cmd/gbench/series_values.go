@@ -48,7 +48,9 @@ type percentValue struct {
 
 func (v *percentValue) Set(s string) error {
 	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || !(f > 0 && f < 100) { // NaN too
+	// NaN is refused too, and a percentage so small that its fraction is
+	// 0 in floating point ("1e-323").
+	if err != nil || !(f > 0 && f < 100) || f/100 == 0 {
 		return optErrf("invalid value \"%s\" for option %s: expected a percentage above 0 and below 100, like 5", s, v.name)
 	}
 	*v.p = f / 100
