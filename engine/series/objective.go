@@ -61,6 +61,9 @@ func ParseObjective(s string) (Objective, error) {
 		if v > 100 {
 			return o, fmt.Errorf("invalid objective %q: the failure ceiling is a percentage of at most 100", s)
 		}
+		if v == 0 && f[1] == "<" {
+			return o, fmt.Errorf("invalid objective %q: no run has fewer than 0%% failures; for none at all, write \"failures<=0%%\"", s)
+		}
 		ratio := v / 100
 		if f[1] == "<" {
 			ratio = math.Nextafter(ratio, math.Inf(-1))
