@@ -78,38 +78,75 @@ func uriWithDefaults(uri string, defaults map[string]string) string {
 	return uri + sep + strings.Join(add, "&")
 }
 
-// uriQuery returns the index of the '?' that starts a URI's query, -1
-// when it has none: the first outside the brackets of an IPv6 host, after
-// the user information.
-func uriQuery(uri string) int {
-	start := strings.Index(uri, "://") + 3
-	p := uri[start:]
-	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
-		start += i + 1
-	}
-	if i := outsideBrackets(uri[start:], "?"); i >= 0 {
-		return start + i
-	}
-	return -1
+// uriLayout is where the parts of a postgres:// URI are, read the way
+// pgx's parser (and libpq's) reads them: the user information ends at the
+// first '@' before any '/'; then a comma-separated list of hosts, each an
+// [IPv6] address when it starts with '[' (to the next ']', whatever it
+// holds: "[a?b]" and "[a,b]" are one bracketed host), else a name up to
+// ':', '/', '?' or ','; each with an optional ":port" up to '/', '?' or
+// ','; then an optional "/dbname" up to '?'; then the query.
+type uriLayout struct {
+	hostStart int  // after the user information
+	query     int  // the '?' that starts the query, -1 when none
+	hosts     int  // the hosts listed, commas outside brackets + 1
+	port      bool // a port was written (":5433"), or the list implies one per host
+	valid     bool // pgx's grammar reads the hosts to their end
 }
 
-// outsideBrackets is strings.IndexAny that skips [...] sections, as pgx
-// reads an IPv6 host ("[::1]", even "[a?b]"); a '[' without its ']' is an
-// ordinary character.
-func outsideBrackets(s, chars string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '[' {
-			if j := strings.IndexByte(s[i:], ']'); j > 0 {
-				i += j
-				continue
-			}
-		}
-		if strings.IndexByte(chars, s[i]) >= 0 {
-			return i
-		}
+func layoutURI(uri string) uriLayout {
+	l := uriLayout{query: -1, hosts: 1}
+	start := strings.Index(uri, "://") + 3
+	if i := strings.IndexAny(uri[start:], "@/"); i >= 0 && uri[start+i] == '@' {
+		start += i + 1
 	}
-	return -1
+	l.hostStart = start
+	i := start
+	for {
+		if i < len(uri) && uri[i] == '[' {
+			end := strings.IndexByte(uri[i:], ']')
+			if end < 0 {
+				return l // pgx refuses it: no query can be told
+			}
+			i += end + 1
+			if i < len(uri) && strings.IndexByte(":/?,", uri[i]) < 0 {
+				return l
+			}
+		} else {
+			i += indexOr(uri[i:], ":/?,")
+		}
+		if i < len(uri) && uri[i] == ':' {
+			j := i + 1 + indexOr(uri[i+1:], "/?,")
+			l.port = l.port || j > i+1
+			i = j
+		}
+		if i >= len(uri) || uri[i] != ',' {
+			break
+		}
+		l.hosts++
+		l.port = true // postgres://h1,h2 is port=",", an empty port each
+		i++
+	}
+	l.valid = true
+	if i < len(uri) && uri[i] == '/' {
+		i += indexOr(uri[i:], "?")
+	}
+	if i < len(uri) && uri[i] == '?' {
+		l.query = i
+	}
+	return l
 }
+
+// indexOr is strings.IndexAny, or len(s) when s holds none of chars.
+func indexOr(s, chars string) int {
+	if i := strings.IndexAny(s, chars); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// uriQuery returns the index of the '?' that starts a URI's query, -1
+// when it has none.
+func uriQuery(uri string) int { return layoutURI(uri).query }
 
 // uriKeys reports which of host, port and user a URI sets.
 func uriKeys(uri string) map[string]bool {
@@ -118,24 +155,21 @@ func uriKeys(uri string) map[string]bool {
 	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
 		user, _, _ := strings.Cut(p[:i], ":")
 		set["user"] = user != ""
-		p = p[i+1:]
 	}
-	netloc := p
-	if i := outsideBrackets(p, "/?"); i >= 0 {
-		netloc = p[:i]
+	l := layoutURI(uri)
+	netloc := uri[l.hostStart:]
+	if l.query >= 0 {
+		netloc = uri[l.hostStart:l.query]
 	}
+	netloc, _, _ = strings.Cut(netloc, "/")
 	// A list of hosts sets the host even when its entries are empty:
 	// "postgres://," is two hosts with the default each, as pgx reads it.
-	set["host"] = strings.Contains(netloc, ",") || netloc != "" && !strings.HasPrefix(netloc, ":")
-	// A port is set by a host list, or by a non-empty ":port" ("h:" sets
-	// none, as libpq and pgx read it). pgx splits the list at every comma,
-	// inside brackets too ("[a,b]" is the hosts "a" and "b").
-	hp := bracketless(netloc)
-	_, port, _ := strings.Cut(hp, ":")
-	set["port"] = strings.Contains(netloc, ",") || port != ""
-	if i := outsideBrackets(p, "?"); i >= 0 {
-		q := p[i+1:]
-		for part := range strings.SplitSeq(q, "&") {
+	// A port is set by a list of hosts (an empty port each), or by a
+	// non-empty ":port" ("h:" sets none, as libpq and pgx read it).
+	set["host"] = l.hosts > 1 || netloc != "" && !strings.HasPrefix(netloc, ":")
+	set["port"] = l.port
+	if l.query >= 0 {
+		for part := range strings.SplitSeq(uri[l.query+1:], "&") {
 			k, _, _ := strings.Cut(part, "=")
 			if k, err := url.PathUnescape(k); err == nil {
 				set[k] = true
@@ -143,21 +177,6 @@ func uriKeys(uri string) map[string]bool {
 		}
 	}
 	return set
-}
-
-// bracketless drops the [IPv6] addresses of a host list.
-func bracketless(netloc string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(netloc, '[')
-		j := strings.IndexByte(netloc, ']')
-		if i < 0 || j < i {
-			b.WriteString(netloc)
-			return b.String()
-		}
-		b.WriteString(netloc[:i])
-		netloc = netloc[j+1:]
-	}
 }
 
 // uriEscape percent-encodes everything but letters, digits and -._~.

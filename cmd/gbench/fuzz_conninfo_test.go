@@ -149,10 +149,25 @@ func hostList(uri string) bool {
 	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
 		p = p[i+1:]
 	}
-	if i := outsideBrackets(p, "/?"); i >= 0 { // "[a?b]" is one host
-		p = p[:i]
+	if strings.HasPrefix(p, "[") {
+		end := strings.IndexByte(p, ']')
+		if end < 0 {
+			return false
+		}
+		p = p[end+1:]
+	} else if i := strings.IndexAny(p, ":/?,"); i >= 0 {
+		p = p[i:]
+	} else {
+		return false
 	}
-	return strings.Contains(p, ",") // pgx splits inside brackets too
+	if strings.HasPrefix(p, ":") {
+		i := strings.IndexAny(p, "/?,")
+		if i < 0 {
+			return false
+		}
+		p = p[i:]
+	}
+	return strings.HasPrefix(p, ",")
 }
 
 // reNotAllowed reads the key pgx names when ConnStringAllowedKeys

@@ -140,17 +140,30 @@ func uriSecretSpans(s string) []span {
 		}
 		rest = start + at + 1
 	}
-	// The query starts outside an IPv6 host's brackets, as pgx reads it.
-	q := outsideBrackets(s[rest:], "?")
-	if q < 0 {
-		return out
-	}
-	pos := rest + q + 1
-	for _, part := range strings.Split(s[pos:], "&") {
-		if k, v, ok := strings.Cut(part, "="); ok && secretKey(k) && v != "" {
-			out = append(out, span{pos + len(k) + 1, pos + len(part)})
+	// The query starts where pgx's grammar says (layoutURI). Where that
+	// grammar fails, pgx refuses the string and no reading is sure; and
+	// where the query would start inside what is hidden as the user
+	// information (two '@'), that reading is not pgx's either: then the
+	// parameters after the first '?' past the user information are hidden.
+	l := layoutURI(s)
+	queries := []int{l.query}
+	if !l.valid || l.query >= 0 && l.query < rest {
+		queries[0] = -1
+		if q := strings.IndexByte(s[rest:], '?'); q >= 0 {
+			queries[0] = rest + q
 		}
-		pos += len(part) + 1
+	}
+	for _, q := range queries {
+		if q < 0 {
+			continue
+		}
+		pos := q + 1
+		for _, part := range strings.Split(s[pos:], "&") {
+			if k, v, ok := strings.Cut(part, "="); ok && secretKey(k) && v != "" {
+				out = append(out, span{pos + len(k) + 1, pos + len(part)})
+			}
+			pos += len(part) + 1
+		}
 	}
 	return out
 }
