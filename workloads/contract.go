@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -209,17 +208,7 @@ func readMget(ctx context.Context, pg *pgsql.Client, keys []int64) ([]*string, e
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) != 1 || len(rows[0]) != 1 {
-		return nil, mismatchf("%d rows, want one row of one column", len(rows))
-	}
-	if rows[0][0] == nil {
-		return nil, mismatchf("NULL, want a JSON array")
-	}
-	var out []*string
-	if err := json.Unmarshal(rows[0][0], &out); err != nil || out == nil {
-		return nil, mismatchf("%.40q is not a JSON array of strings and nulls", rows[0][0])
-	}
-	return out, nil
+	return jsonArray(rows)
 }
 
 // arrayText is the text form of an int8[]: {1,2,3}.

@@ -2,18 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/gbench/gbench/engine/matrix"
 	"github.com/gbench/gbench/workloads"
-	"github.com/spf13/pflag"
 )
 
 func init() { subcommands["plans"] = runPlans }
@@ -116,50 +110,13 @@ func runPlansShow(env *Env, args []string) int {
 
 // runPlansExtract writes every bundled plan into a directory.
 func runPlansExtract(env *Env, args []string) int {
-	fset := pflag.NewFlagSet("gbench plans extract", pflag.ContinueOnError)
-	fset.SetOutput(io.Discard)
-	force := fset.Bool("force", false, "overwrite files that differ from the bundled ones")
-	if err := fset.Parse(args); err != nil {
-		return fail(env, translateFlagError(err))
-	}
-	dir := "plans"
-	switch fset.NArg() {
-	case 0:
-	case 1:
-		dir = fset.Arg(0)
-	default:
-		return fail(env, usagef("too many command-line arguments (first is \"%s\")"+plansHint, fset.Arg(1)))
-	}
-	var todo, differ []string
-	same := 0
+	var files []string
 	for _, name := range workloads.Plans() {
-		text, _ := workloads.PlanText(name)
-		file := name + ".toml"
-		old, err := os.ReadFile(filepath.Join(dir, file))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			todo = append(todo, file)
-		case err != nil:
-			return fail(env, usagef("could not read file \"%s\": %s", filepath.Join(dir, file), strerror(err)))
-		case bytes.Equal(old, text):
-			same++
-		default:
-			todo, differ = append(todo, file), append(differ, file)
-		}
+		files = append(files, name+".toml")
 	}
-	if len(differ) > 0 && !*force {
-		return fail(env, usagef("%s: %s %s from the bundled %s (edited?); nothing was written: add --force to overwrite, or extract into another directory",
-			dir, strings.Join(differ, ", "), plural(len(differ), "differs", "differ"), plural(len(differ), "copy", "copies")))
+	text := func(file string) []byte {
+		t, _ := workloads.PlanText(file)
+		return t
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fail(env, usagef("could not create directory \"%s\": %s", dir, strerror(err)))
-	}
-	for _, file := range todo {
-		text, _ := workloads.PlanText(file)
-		if err := os.WriteFile(filepath.Join(dir, file), text, 0o644); err != nil {
-			return fail(env, usagef("could not write file \"%s\": %s", filepath.Join(dir, file), strerror(err)))
-		}
-	}
-	fmt.Fprintf(env.Stderr, "gbench plans: wrote %d %s to %s (%d already there, unchanged)\n", len(todo), plural(len(todo), "file", "files"), dir, same)
-	return exitOK
+	return runExtract(env, args, "plans", "plans", plansHint, files, text)
 }

@@ -47,11 +47,15 @@ func runWorkloads(env *Env, args []string) int {
 const workloadsHint = "\ngbench: hint: Try \"gbench workloads --help\" for more information."
 
 // workloadsFlagError is translateFlagError with gbench workloads' hint.
-func workloadsFlagError(err error) error {
+func workloadsFlagError(err error) error { return flagErrorWithHint(err, workloadsHint) }
+
+// flagErrorWithHint is translateFlagError with a subcommand's hint in
+// place of gbench's own.
+func flagErrorWithHint(err error, hint string) error {
 	err = translateFlagError(err)
 	var ue *usageError
 	if errors.As(err, &ue) && ue.hint {
-		return usagef("%s", ue.msg+workloadsHint)
+		return usagef("%s", ue.msg+hint)
 	}
 	return err
 }
@@ -151,46 +155,54 @@ func runWorkloadsShow(env *Env, args []string) int {
 
 // runWorkloadsExtract writes every bundled file into a directory.
 func runWorkloadsExtract(env *Env, args []string) int {
-	fs := pflag.NewFlagSet("gbench workloads extract", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	force := fs.Bool("force", false, "overwrite files that differ from the bundled ones")
-	if err := fs.Parse(args); err != nil {
-		return fail(env, workloadsFlagError(err))
-	}
-	dir := strings.TrimSuffix(bundledDir, "/")
-	switch fs.NArg() {
-	case 0:
-	case 1:
-		dir = fs.Arg(0)
-	default:
-		return fail(env, usagef("too many command-line arguments (first is \"%s\")"+workloadsHint, fs.Arg(1)))
-	}
-	wrote, same, err := extract(dir, *force)
+	names, err := fs.Glob(workloads.Files(), "*.sql")
 	if err != nil {
 		return fail(env, err)
 	}
-	fmt.Fprintf(env.Stderr, "gbench workloads: wrote %d %s to %s (%d already there, unchanged)\n", wrote, plural(wrote, "file", "files"), dir, same)
+	text := func(n string) []byte {
+		t, _ := workloads.Text(n)
+		return []byte(t)
+	}
+	return runExtract(env, args, "workloads", strings.TrimSuffix(bundledDir, "/"), workloadsHint, names, text)
+}
+
+// runExtract is "gbench GROUP extract [--force] [DIR]": it writes the
+// bundled files names (their text from text) into DIR, by default dir.
+func runExtract(env *Env, args []string, group, dir, hint string, names []string, text func(string) []byte) int {
+	flags := pflag.NewFlagSet("gbench "+group+" extract", pflag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	force := flags.Bool("force", false, "overwrite files that differ from the bundled ones")
+	if err := flags.Parse(args); err != nil {
+		return fail(env, flagErrorWithHint(err, hint))
+	}
+	switch flags.NArg() {
+	case 0:
+	case 1:
+		dir = flags.Arg(0)
+	default:
+		return fail(env, usagef("too many command-line arguments (first is \"%s\")"+hint, flags.Arg(1)))
+	}
+	wrote, same, err := extract(dir, names, text, *force)
+	if err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stderr, "gbench %s: wrote %d %s to %s (%d already there, unchanged)\n", group, wrote, plural(wrote, "file", "files"), dir, same)
 	return exitOK
 }
 
-// extract writes the bundled files into dir. Unless force is set, it
-// writes nothing when a file there differs from the bundled one, so that a
-// user's edits are not lost.
-func extract(dir string, force bool) (wrote, same int, err error) {
-	names, err := fs.Glob(workloads.Files(), "*.sql")
-	if err != nil {
-		return 0, 0, err
-	}
+// extract writes the bundled files names into dir. Unless force is set,
+// it writes nothing when a file there differs from the bundled one, so
+// that a user's edits are not lost.
+func extract(dir string, names []string, text func(string) []byte, force bool) (wrote, same int, err error) {
 	var todo, differ []string
 	for _, n := range names {
-		text, _ := workloads.Text(n)
 		old, err := os.ReadFile(filepath.Join(dir, n))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			todo = append(todo, n)
 		case err != nil:
 			return 0, 0, usagef("could not read file \"%s\": %s", filepath.Join(dir, n), strerror(err))
-		case string(old) == text:
+		case bytes.Equal(old, text(n)):
 			same++
 		default:
 			todo, differ = append(todo, n), append(differ, n)
@@ -204,8 +216,7 @@ func extract(dir string, force bool) (wrote, same int, err error) {
 		return 0, 0, usagef("could not create directory \"%s\": %s", dir, strerror(err))
 	}
 	for _, n := range todo {
-		text, _ := workloads.Text(n)
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, n), text(n), 0o644); err != nil {
 			return wrote, same, usagef("could not write file \"%s\": %s", filepath.Join(dir, n), strerror(err))
 		}
 		wrote++
