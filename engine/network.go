@@ -12,8 +12,8 @@ import (
 type Transport uint8
 
 const (
-	// TransportAuto is the fastest one the platform has: epoll on Linux,
-	// portable elsewhere.
+	// TransportAuto is the fastest one the platform has: io_uring on
+	// Linux where the kernel allows it, else epoll; portable elsewhere.
 	TransportAuto Transport = iota
 	// TransportEpoll: each thread's loop reads and writes non-blocking
 	// sockets itself and waits with epoll. Linux only.
@@ -22,20 +22,26 @@ const (
 	// goroutine per connection reads into a buffer and wakes its thread's
 	// loop over a channel.
 	TransportPortable
+	// TransportUring: each thread's sends, receives and wait go to the
+	// kernel through one io_uring, in one system call per turn of the
+	// loop. Linux 5.11 or later, where io_uring is not refused.
+	TransportUring
 )
 
-// ParseTransport reads a transport's name: "auto" (or empty), "epoll" or
-// "portable".
+// ParseTransport reads a transport's name: "auto" (or empty), "io_uring",
+// "epoll" or "portable".
 func ParseTransport(s string) (Transport, error) {
 	switch s {
 	case "", "auto":
 		return TransportAuto, nil
+	case "io_uring", "uring":
+		return TransportUring, nil
 	case "epoll":
 		return TransportEpoll, nil
 	case "portable":
 		return TransportPortable, nil
 	}
-	return 0, fmt.Errorf("invalid transport %q (want auto, epoll or portable)", s)
+	return 0, fmt.Errorf("invalid transport %q (want auto, io_uring, epoll or portable)", s)
 }
 
 func (t Transport) String() string {
@@ -44,6 +50,8 @@ func (t Transport) String() string {
 		return "epoll"
 	case TransportPortable:
 		return "portable"
+	case TransportUring:
+		return "io_uring"
 	}
 	return "auto"
 }
@@ -119,16 +127,51 @@ type network interface {
 	lockThread() bool
 }
 
-// networkFor returns the implementation of t on this platform.
-func networkFor(t Transport) (network, error) {
+// networkFor returns the implementation of t on this platform, and the
+// transport it is.
+func networkFor(t Transport) (network, Transport, error) {
+	t, _, err := ResolveTransport(t)
+	if err != nil {
+		return nil, 0, err
+	}
+	var n network
 	switch t {
-	case TransportPortable:
-		return portableNetwork{}, nil
+	case TransportUring:
+		n, err = uringNetwork()
 	case TransportEpoll:
-		return epollNetwork()
+		n, err = epollNetwork()
+	default:
+		n = portableNetwork{}
 	}
-	if n, err := epollNetwork(); err == nil {
-		return n, nil
+	return n, t, err
+}
+
+// ResolveTransport returns the transport a run with t uses here. For
+// TransportAuto, why is set when a faster transport was refused (an old
+// kernel, io_uring disabled by sysctl or by a container's seccomp
+// profile): it names the one refused and the reason. A transport asked for
+// by name that cannot run here is an error.
+func ResolveTransport(t Transport) (_ Transport, why string, err error) {
+	switch t {
+	case TransportUring:
+		if _, err := uringNetwork(); err != nil {
+			return 0, "", err
+		}
+		return t, "", nil
+	case TransportEpoll:
+		if _, err := epollNetwork(); err != nil {
+			return 0, "", err
+		}
+		return t, "", nil
+	case TransportPortable:
+		return t, "", nil
 	}
-	return portableNetwork{}, nil
+	uerr := error(nil)
+	if _, uerr = uringNetwork(); uerr == nil {
+		return TransportUring, "", nil
+	}
+	if _, err := epollNetwork(); err == nil {
+		return TransportEpoll, uerr.Error(), nil
+	}
+	return TransportPortable, "", nil
 }

@@ -37,7 +37,11 @@ func (epollNet) take(c net.Conn) (transport, error) {
 		}
 		return &fdTransport{sw: v}, nil
 	case *tls.Conn:
-		if sw, ok := v.NetConn().(*switchConn); ok {
+		nc := v.NetConn()
+		if u, ok := nc.(interface{ NetConn() net.Conn }); ok {
+			nc = u.NetConn() // a driver's wrapper under TLS
+		}
+		if sw, ok := nc.(*switchConn); ok {
 			if err := sw.goRaw(); err != nil {
 				return nil, err
 			}

@@ -21,6 +21,8 @@ type Result struct {
 	// shard's under a Shard); Clients the number of clients they ran (-c,
 	// or the shard's).
 	Threads, Clients int
+	// Transport is the transport the run used (never TransportAuto).
+	Transport Transport
 	// Start is the wall-clock time the benchmark started (after connecting),
 	// on the run's timeline (StartPlan.Wall).
 	Start time.Time
@@ -45,15 +47,16 @@ type Result struct {
 
 // run is the shared state of one Run call.
 type run struct {
-	ctx     context.Context
-	cfg     *Config
-	net     network
-	protos  []protocol
-	threads []*thread
-	stop    atomic.Bool
-	hard    atomic.Bool
-	outMu   sync.Mutex
-	out     io.Writer
+	ctx       context.Context
+	cfg       *Config
+	net       network
+	transport Transport // the one net is
+	protos    []protocol
+	threads   []*thread
+	stop      atomic.Bool
+	hard      atomic.Bool
+	outMu     sync.Mutex
+	out       io.Writer
 
 	// origin is the start of the benchmark clock, wall its time on the
 	// run's timeline.
@@ -120,7 +123,7 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 		r.closeAll()
 		return nil, err
 	}
-	res := &Result{Threads: len(r.threads), Clients: r.clientCount(), ConnElapsed: time.Since(startConn)}
+	res := &Result{Threads: len(r.threads), Clients: r.clientCount(), ConnElapsed: time.Since(startConn), Transport: r.transport}
 	var plan StartPlan
 	if cfg.Start != nil {
 		var err error
@@ -255,7 +258,7 @@ func (r *run) setup() error {
 		return fmt.Errorf("%d transactions cannot be shared by %d clients: each needs at least one", cfg.TotalTransactions, cfg.Clients)
 	}
 	var err error
-	if r.net, err = networkFor(cfg.Transport); err != nil {
+	if r.net, r.transport, err = networkFor(cfg.Transport); err != nil {
 		return err
 	}
 	if r.protos, err = r.protocols(); err != nil {

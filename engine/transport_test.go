@@ -22,9 +22,10 @@ func testTransport(t testing.TB) engine.Transport {
 	return tr
 }
 
-// TestOtherTransport runs this package's tests again over the transport
-// the run did not use: on Linux the default is epoll, so the portable one
-// is tested too and cannot rot. Elsewhere only the portable one exists.
+// TestOtherTransport runs this package's tests again over each transport
+// the run did not use: on Linux the default is io_uring (where the kernel
+// allows it), so epoll and the portable one are tested too and cannot rot.
+// Elsewhere only the portable one exists.
 func TestOtherTransport(t *testing.T) {
 	if os.Getenv("GBENCH_TRANSPORT") != "" {
 		t.Skip("this run already chose its transport")
@@ -35,21 +36,35 @@ func TestOtherTransport(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("only the portable transport exists here")
 	}
-	args := []string{"-test.count=1", "-test.skip=^TestOtherTransport$", "-test.v"}
-	if f := flag.Lookup("test.run").Value.String(); f != "" {
-		args = append(args, "-test.run="+f)
-	}
-	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "GBENCH_TRANSPORT=portable")
-	out, err := cmd.CombinedOutput()
-	passed := regexp.MustCompile(`(?m)^--- PASS`).FindAll(out, -1)
+	def, _, err := engine.ResolveTransport(engine.TransportAuto)
 	if err != nil {
-		t.Fatalf("over the portable transport: %v\n%s", err, out)
+		t.Fatal(err)
 	}
-	t.Logf("over the portable transport: %d tests passed", len(passed))
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "--- SKIP") {
-			t.Log(line)
+	for _, tr := range []engine.Transport{engine.TransportUring, engine.TransportEpoll, engine.TransportPortable} {
+		if tr == def {
+			continue
 		}
+		t.Run(tr.String(), func(t *testing.T) {
+			if _, _, err := engine.ResolveTransport(tr); err != nil {
+				t.Skipf("not here: %v", err)
+			}
+			args := []string{"-test.count=1", "-test.skip=^TestOtherTransport$", "-test.v"}
+			if f := flag.Lookup("test.run").Value.String(); f != "" {
+				args = append(args, "-test.run="+f)
+			}
+			cmd := osexec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "GBENCH_TRANSPORT="+tr.String())
+			out, err := cmd.CombinedOutput()
+			passed := regexp.MustCompile(`(?m)^--- PASS`).FindAll(out, -1)
+			if err != nil {
+				t.Fatalf("over the %s transport: %v\n%s", tr, err, out)
+			}
+			t.Logf("over the %s transport: %d tests passed", tr, len(passed))
+			for _, line := range strings.Split(string(out), "\n") {
+				if strings.HasPrefix(line, "--- SKIP") {
+					t.Log(line)
+				}
+			}
+		})
 	}
 }

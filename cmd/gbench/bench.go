@@ -28,6 +28,7 @@ type benchSetup struct {
 	cfg           *engine.Config
 	out           *outputs // outputs besides the summary
 	serverVersion string
+	transportNote string // why a faster transport was refused, if one was
 	pg            *pgsql.Config
 	builtin       bool
 	scaleGiven    bool
@@ -114,6 +115,13 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err != nil {
 		return nil, &usageError{msg: err.Error()}
 	}
+	// The transport is settled before the run so that the banner can name
+	// it: auto becomes io_uring, or epoll with the reason io_uring was
+	// refused.
+	transport, transportNote, err := engine.ResolveTransport(transport)
+	if err != nil {
+		return nil, &usageError{msg: "GBENCH_TRANSPORT: " + err.Error()}
+	}
 	cfg := &engine.Config{
 		Program: prog, Clients: o.clients, Threads: min(o.jobs, o.clients),
 		Transactions: int64(o.transactions), Duration: time.Duration(o.duration) * time.Second,
@@ -130,7 +138,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	for _, d := range o.defines {
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: d.name, Value: d.value})
 	}
-	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct}
+	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct, transportNote: transportNote}
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
@@ -334,6 +342,15 @@ func signalContext(env *Env) (context.Context, <-chan struct{}, func()) {
 	return ctx, hard, func() { close(stop); cancel() }
 }
 
+// transportName is the banner's name of the run's transport, with the
+// reason a faster one was refused.
+func (b *benchSetup) transportName() string {
+	if b.transportNote != "" {
+		return b.cfg.Transport.String() + "; " + b.transportNote
+	}
+	return b.cfg.Transport.String()
+}
+
 // prepareServer connects for setup like pgbench: prints the versions,
 // reads the scale for builtin scripts, and vacuums unless -n.
 func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) int {
@@ -345,7 +362,7 @@ func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) in
 	}
 	defer conn.Close()
 	b.serverVersion = conn.Parameter("server_version")
-	fmt.Fprintf(env.Stdout, "gbench (%s, server %s)\n", version, b.serverVersion)
+	fmt.Fprintf(env.Stdout, "gbench (%s, server %s, transport %s)\n", version, b.serverVersion, b.transportName())
 	if b.builtin {
 		if err := b.tableInfo(ctx, env, conn); err != nil {
 			return fail(env, err)

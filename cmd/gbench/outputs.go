@@ -210,7 +210,8 @@ func (out *outputs) closeHdr() {
 
 // writeJSON writes the result to --json's file, or standard output for "-".
 func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
-	v := report.Versions{Gbench: version, Server: b.serverVersion}
+	v := report.Versions{Gbench: version, Server: b.serverVersion,
+		Transport: b.cfg.Transport.String(), TransportNote: b.transportNote}
 	var intervals []report.Interval
 	if out.intervals != nil {
 		intervals = out.intervals.List()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,5 +122,94 @@ func TestConnectHandsOverAQuietSocket(t *testing.T) {
 	}
 	if _, ok := msg.(*pgproto3.ReadyForQuery); !ok {
 		t.Fatalf("got %T, want ReadyForQuery", msg)
+	}
+}
+
+// refusingServer is a server without SSL: it answers 'N' to an
+// SSLRequest and expects the start-up message on the same socket, as
+// PostgreSQL does. It counts the connections it accepts.
+func refusingServer(t *testing.T) (addr string, accepted func() int) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	n := 0
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			n++
+			mu.Unlock()
+			go func() {
+				defer conn.Close()
+				be := pgproto3.NewBackend(conn, conn)
+				msg, err := be.ReceiveStartupMessage()
+				if err != nil {
+					return
+				}
+				if _, ok := msg.(*pgproto3.SSLRequest); ok {
+					if _, err := conn.Write([]byte{'N'}); err != nil {
+						return
+					}
+					if msg, err = be.ReceiveStartupMessage(); err != nil {
+						return
+					}
+				}
+				if _, ok := msg.(*pgproto3.StartupMessage); !ok {
+					return
+				}
+				be.Send(&pgproto3.AuthenticationOk{})
+				be.Send(&pgproto3.ParameterStatus{Name: "server_version", Value: "15.0"})
+				be.Send(&pgproto3.BackendKeyData{ProcessID: 1, SecretKey: []byte{0, 0, 0, 1}})
+				be.Send(&pgproto3.ReadyForQuery{TxStatus: 'I'})
+				if be.Flush() != nil {
+					return
+				}
+				_, _ = be.Receive() // until the client goes
+			}()
+		}
+	}()
+	return ln.Addr().String(), func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
+}
+
+// With sslmode=prefer (the default) against a server without SSL, a
+// connection is one socket, as in libpq: pgconn alone would close the
+// socket the server refused TLS on and dial again for its plain fallback,
+// doubling the setup of every connection.
+func TestPreferWithoutSSLConnectsOnce(t *testing.T) {
+	for _, mode := range []string{"prefer", "disable"} {
+		t.Run(mode, func(t *testing.T) {
+			addr, accepted := refusingServer(t)
+			host, port, _ := net.SplitHostPort(addr)
+			cfg, err := ParseConfig("host=" + host + " port=" + port + " user=u dbname=d sslmode=" + mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 3; i++ {
+				c, err := cfg.Connect(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.ServerVersion != 150000 {
+					t.Errorf("server version %d", c.ServerVersion)
+				}
+				if _, ok := c.Net.(*keptConn); ok {
+					t.Error("the connection handed over is gbench's wrapper, not the socket")
+				}
+				c.Net.Close()
+				if got := accepted(); got != i {
+					t.Fatalf("%d connections made %d sockets", i, got)
+				}
+			}
+		})
 	}
 }

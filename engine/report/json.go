@@ -60,6 +60,10 @@ type Result struct {
 type Versions struct {
 	Gbench string `json:"gbench"`
 	Server string `json:"server,omitempty"`
+	// Transport is how gbench drove its sockets: "io_uring", "epoll" or
+	// "portable"; TransportNote why a faster one was refused.
+	Transport     string `json:"transport,omitempty"`
+	TransportNote string `json:"transport_note,omitempty"`
 }
 
 // Config is the run's configuration.

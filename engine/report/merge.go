@@ -174,6 +174,8 @@ func (m *merger) add(out, r *Result) {
 	out.Parts = append(out.Parts, partsOf(r)...)
 	out.Versions.Gbench = joinDistinct(out.Versions.Gbench, r.Versions.Gbench)
 	out.Versions.Server = joinDistinct(out.Versions.Server, r.Versions.Server)
+	out.Versions.Transport = joinDistinct(out.Versions.Transport, r.Versions.Transport)
+	out.Versions.TransportNote = joinDistinct(out.Versions.TransportNote, r.Versions.TransportNote)
 	out.Config.Clients += r.Config.Clients
 	out.Config.Threads += r.Config.Threads
 	out.Config.Rate += r.Config.Rate

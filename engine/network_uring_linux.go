@@ -1,0 +1,572 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// uringNet drives a thread's sockets through one io_uring: every send the
+// thread's clients queued during a turn of its loop, and a receive for
+// every connection that has read what it got, go to the kernel in the same
+// io_uring_enter that waits for the next replies. Where the epoll
+// transport makes a send, a read and a wait per transaction, this one
+// makes one enter per turn of the loop, however many transactions it
+// serves. TLS connections, which crypto/tls reads and writes itself, are
+// watched for readiness by the ring (multishot poll) and read and written
+// like the epoll transport's.
+type uringNet struct{}
+
+func (uringNet) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return epollNet{}.dial(ctx, network, addr)
+}
+
+func (uringNet) take(c net.Conn) (transport, error) {
+	if sw, ok := c.(*switchConn); ok {
+		if err := sw.goRaw(); err != nil {
+			return nil, err
+		}
+		return &ringTransport{sw: sw}, nil
+	}
+	return epollNet{}.take(c)
+}
+
+func (uringNet) newPoller(conns int) (poller, error) { return newRingPoller(conns) }
+
+func (uringNet) lockThread() bool { return true }
+
+// uringNetwork returns the io_uring transport, or why this kernel refuses
+// it.
+func uringNetwork() (network, error) {
+	if err := uringAvailable(); err != nil {
+		return nil, fmt.Errorf("io_uring refused: %w", err)
+	}
+	return uringNet{}, nil
+}
+
+// uringAvailable is uringProbe; tests stand in a refusal.
+var uringAvailable = uringProbe
+
+// uringProbe tells, once per process, whether this kernel sets up a ring
+// as the transport needs one, and if not, why.
+var uringProbe = sync.OnceValue(func() error {
+	r, err := newRing(8)
+	if err != nil {
+		return err
+	}
+	r.close()
+	return nil
+})
+
+// rbufSize is each connection's receive buffer.
+const rbufSize = 16 << 10
+
+// ringTransport is a plain socket whose sends and receives go through the
+// thread's ring. write queues bytes and never blocks; read hands over what
+// the last receive brought.
+type ringTransport struct {
+	sw  *switchConn
+	p   *ringPoller
+	tok token
+
+	buf        []byte // receives land here (memory the poller mapped)
+	lo, hi     int    // buf[lo:hi] is received and not yet read
+	recvPosted bool
+	rerr       error // what ends the input: EOF, or a failed receive or send
+
+	sending    []byte // the bytes of the send in flight, sending[sent:] not yet taken
+	sent       int
+	sendPosted bool
+	next       []byte // bytes written while a send is in flight
+	werr       error
+
+	queued  bool // on the poller's list of work for the next enter
+	removed bool
+}
+
+func (t *ringTransport) drains() bool { return true }
+
+func (t *ringTransport) read(p []byte) (int, error) {
+	if t.lo < t.hi {
+		n := copy(p, t.buf[t.lo:t.hi])
+		t.lo += n
+		if t.lo == t.hi {
+			t.lo, t.hi = 0, 0
+			t.p.queue(t)
+		}
+		return n, nil
+	}
+	if t.rerr != nil {
+		return 0, t.rerr
+	}
+	return 0, errAgain
+}
+
+func (t *ringTransport) write(p []byte) (int, error) {
+	if t.werr != nil {
+		return 0, t.werr
+	}
+	t.next = append(t.next, p...)
+	if !t.sendPosted {
+		t.p.queue(t)
+	}
+	return len(p), nil
+}
+
+func (t *ringTransport) close() error { return t.sw.Close() }
+
+// pollSlot is a connection the ring watches for readiness.
+type pollSlot struct {
+	fd                  int
+	inPosted, outPosted bool
+	wantOut             bool
+}
+
+// ringPoller is a thread's ring. The ring itself is set up by the first
+// wait, on the loop's own thread, which is then the only one to submit
+// (SINGLE_ISSUER); connections added before are posted then.
+type ringPoller struct {
+	mu     sync.Mutex // guards adds from the connecting goroutines before the loop
+	r      *ring
+	ringTh bool // r was set up: only the loop's thread touches it now
+
+	rt    []*ringTransport // by token
+	polls []*pollSlot      // by token
+	work  []*ringTransport // transports with a send or a receive to post
+	pwork []token          // poll slots with a poll to post
+
+	bufs     []byte // every connection's receive buffer, mapped off the Go heap
+	inflight int    // operations the kernel holds
+	leaked   bool   // the buffers may still be written: never unmapped
+
+	wakeFD     int
+	wakePosted bool
+	events     []event // what the current wait returns
+	later      []event // what completions reaped between waits (in remove) left for the next one
+	waiting    bool    // within wait: completions go to events, else to later
+}
+
+// user_data: the token in the high bits, the operation in the low byte.
+const (
+	kRecv = iota + 1
+	kSend
+	kPollIn
+	kPollOut
+	kWake
+	kCancel
+)
+
+func userData(tok token, kind uint8) uint64 { return uint64(tok)<<8 | uint64(kind) }
+
+func newRingPoller(conns int) (*ringPoller, error) {
+	// The eventfd exists before any goroutine can wake the poller.
+	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	return &ringPoller{wakeFD: fd, events: make([]event, 0, 2*conns+2),
+		rt: make([]*ringTransport, conns), polls: make([]*pollSlot, conns)}, nil
+}
+
+func (p *ringPoller) grow(tok token) {
+	for int(tok) >= len(p.rt) {
+		p.rt = append(p.rt, nil)
+		p.polls = append(p.polls, nil)
+	}
+}
+
+// setup creates the ring and the receive buffers, on the loop's thread.
+func (p *ringPoller) setup() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	entries := uint32(64)
+	for entries < uint32(2*len(p.rt)+8) && entries < 4096 {
+		entries *= 2
+	}
+	r, err := newRing(entries)
+	if err != nil {
+		return fmt.Errorf("io_uring: %w", err)
+	}
+	bufs, err := unix.Mmap(-1, 0, max(len(p.rt), 1)*rbufSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		r.close()
+		return err
+	}
+	r.registerFD()
+	p.r, p.bufs, p.ringTh = r, bufs, true
+	for tok, t := range p.rt {
+		if t != nil {
+			t.buf = p.bufs[tok*rbufSize : (tok+1)*rbufSize : (tok+1)*rbufSize]
+		}
+	}
+	return nil
+}
+
+func (p *ringPoller) add(tr transport, tok token) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.grow(tok)
+	if t, ok := tr.(*ringTransport); ok {
+		if p.ringTh && int(tok) >= len(p.bufs)/rbufSize {
+			return fmt.Errorf("io_uring: connection %d has no receive buffer", tok)
+		}
+		t.p, t.tok = p, tok
+		if p.ringTh {
+			t.buf = p.bufs[int(tok)*rbufSize : int(tok+1)*rbufSize : int(tok+1)*rbufSize]
+		}
+		p.rt[tok] = t
+		p.queue(t)
+		return nil
+	}
+	fd := sockFD(tr)
+	if fd < 0 {
+		return fmt.Errorf("the io_uring transport cannot watch a %T", tr)
+	}
+	p.polls[tok] = &pollSlot{fd: fd}
+	p.pwork = append(p.pwork, tok)
+	return nil
+}
+
+// queue puts a transport on the list of work for the next enter.
+func (p *ringPoller) queue(t *ringTransport) {
+	if !t.queued && !t.removed {
+		t.queued = true
+		p.work = append(p.work, t)
+	}
+}
+
+// sqe returns a free submission entry, submitting what is queued when the
+// ring is full.
+func (p *ringPoller) sqe() (*sqe, error) {
+	for {
+		if e := p.r.next(); e != nil {
+			return e, nil
+		}
+		if err := p.r.enter(false, 0); err != nil {
+			return nil, err
+		}
+		p.reapInto() // completions may be what frees the ring
+	}
+}
+
+// post fills the ring with the queued work: a transport's pending send,
+// and a receive when it has read everything it got.
+func (p *ringPoller) post() error {
+	// By index: completions reaped when the ring is full may queue more.
+	for i := 0; i < len(p.work); i++ {
+		t := p.work[i]
+		t.queued = false
+		if t.removed {
+			continue
+		}
+		if !t.sendPosted && t.werr == nil && (len(t.next) > 0 || t.sent < len(t.sending)) {
+			if t.sent >= len(t.sending) {
+				t.sending, t.next = t.next, t.sending[:0]
+				t.sent = 0
+			}
+			e, err := p.sqe()
+			if err != nil {
+				return err
+			}
+			rest := t.sending[t.sent:]
+			e.opcode, e.fd = opSend, int32(t.sw.fd)
+			e.addr, e.len = uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
+			e.opFlags = unix.MSG_NOSIGNAL
+			e.userData = userData(t.tok, kSend)
+			t.sendPosted = true
+			p.inflight++
+		}
+		if !t.recvPosted && t.rerr == nil && t.lo == t.hi {
+			e, err := p.sqe()
+			if err != nil {
+				return err
+			}
+			e.opcode, e.fd = opRecv, int32(t.sw.fd)
+			if p.r.deferred() {
+				// Linux 6.1 and later (POLL_FIRST is 5.19): the reply
+				// follows the request just sent, so rather than try
+				// first and fail, wait for it at once.
+				e.ioprio = recvsendPollFirst
+			}
+			e.addr, e.len = uint64(uintptr(unsafe.Pointer(&t.buf[0]))), uint32(len(t.buf))
+			e.userData = userData(t.tok, kRecv)
+			t.recvPosted = true
+			p.inflight++
+		}
+	}
+	p.work = p.work[:0]
+	for i := 0; i < len(p.pwork); i++ {
+		tok := p.pwork[i]
+		s := p.polls[tok]
+		if s == nil {
+			continue
+		}
+		if !s.inPosted {
+			// One-shot, armed again after each event: arming checks
+			// readiness, so the watch is level-triggered like the
+			// epoll transport's (crypto/tls may stop reading before
+			// the socket is empty).
+			if err := p.postPoll(s.fd, unix.POLLIN|unix.POLLRDHUP, 0, userData(tok, kPollIn)); err != nil {
+				return err
+			}
+			s.inPosted = true
+		}
+		if s.wantOut && !s.outPosted {
+			if err := p.postPoll(s.fd, unix.POLLOUT, 0, userData(tok, kPollOut)); err != nil {
+				return err
+			}
+			s.outPosted = true
+		}
+	}
+	p.pwork = p.pwork[:0]
+	if !p.wakePosted {
+		if err := p.postPoll(p.wakeFD, unix.POLLIN, pollAddMulti, userData(0, kWake)); err != nil {
+			return err
+		}
+		p.wakePosted = true
+	}
+	return nil
+}
+
+func (p *ringPoller) postPoll(fd int, events uint32, flags uint32, ud uint64) error {
+	e, err := p.sqe()
+	if err != nil {
+		return err
+	}
+	e.opcode, e.fd, e.len, e.opFlags, e.userData = opPollAdd, int32(fd), flags, events, ud
+	p.inflight++
+	return nil
+}
+
+// wait submits the queued work and waits for completions, until deadline
+// or for at most maxRawWait.
+func (p *ringPoller) wait(deadline, now int64) ([]event, error) {
+	if p.r == nil {
+		if err := p.setup(); err != nil {
+			return nil, err
+		}
+	}
+	p.waiting = true
+	defer func() { p.waiting = false }()
+	p.events = append(p.events[:0], p.later...)
+	p.later = p.later[:0]
+	if err := p.post(); err != nil {
+		return nil, err
+	}
+	timeout := int64(maxRawWait) * int64(time.Millisecond)
+	if deadline >= 0 {
+		timeout = min(timeout, max(deadline-now, 0))
+	}
+	if len(p.events) > 0 {
+		timeout = 0 // events are there already: only collect more
+	}
+	if err := p.r.enter(timeout > 0, timeout); err != nil {
+		return nil, fmt.Errorf("io_uring_enter: %w", err)
+	}
+	p.reapInto()
+	return p.events, nil
+}
+
+// reapInto takes the completions, turning them into events.
+func (p *ringPoller) reapInto() {
+	for {
+		head, tail := p.r.completions()
+		if head == tail {
+			return
+		}
+		for i := head; i != tail; i++ {
+			p.complete(p.r.cqe(i))
+		}
+		p.r.release(tail)
+	}
+}
+
+// complete applies one completion.
+func (p *ringPoller) complete(c *cqe) {
+	tok, kind := token(c.userData>>8), uint8(c.userData)
+	more := c.flags&cqeFMore != 0
+	if !more && kind != kCancel {
+		p.inflight--
+	}
+	switch kind {
+	case kRecv:
+		t := p.transport(tok)
+		if t == nil {
+			return
+		}
+		t.recvPosted = false
+		switch {
+		case c.res > 0:
+			t.lo, t.hi = 0, int(c.res)
+		case c.res == 0:
+			t.rerr = io.EOF
+		case unix.Errno(-c.res) == unix.EAGAIN || unix.Errno(-c.res) == unix.EINTR:
+			p.queue(t)
+			return
+		case unix.Errno(-c.res) == unix.ECANCELED && t.removed:
+			return
+		default:
+			t.rerr = unix.Errno(-c.res)
+		}
+		p.emit(event{tok: tok, in: true})
+	case kSend:
+		t := p.transport(tok)
+		if t == nil {
+			return
+		}
+		t.sendPosted = false
+		switch {
+		case c.res >= 0:
+			t.sent += int(c.res)
+			if t.sent < len(t.sending) || len(t.next) > 0 {
+				p.queue(t)
+			}
+		case unix.Errno(-c.res) == unix.EAGAIN || unix.Errno(-c.res) == unix.EINTR:
+			p.queue(t)
+		case t.removed:
+		default:
+			t.werr = unix.Errno(-c.res)
+			if t.rerr == nil {
+				t.rerr = t.werr
+			}
+			p.emit(event{tok: tok, in: true})
+		}
+	case kPollIn, kPollOut:
+		s := p.poll(tok)
+		if s == nil {
+			return
+		}
+		if kind == kPollIn {
+			if !more {
+				s.inPosted = false
+				p.pwork = append(p.pwork, tok)
+			}
+		} else {
+			s.outPosted = false
+		}
+		if c.res < 0 && unix.Errno(-c.res) == unix.ECANCELED {
+			return
+		}
+		p.emit(event{tok: tok, in: kind == kPollIn, out: kind == kPollOut})
+	case kWake:
+		if !more {
+			p.wakePosted = false
+		}
+		var b [8]byte
+		_, _ = rawRead(p.wakeFD, b[:])
+	}
+}
+
+// emit records an event for the current wait, or, reaped between waits,
+// for the next one: the loop may be going through the current wait's
+// events when a removal reaps more.
+func (p *ringPoller) emit(ev event) {
+	if p.waiting {
+		p.events = append(p.events, ev)
+	} else {
+		p.later = append(p.later, ev)
+	}
+}
+
+func (p *ringPoller) transport(tok token) *ringTransport {
+	if int(tok) < len(p.rt) {
+		return p.rt[tok]
+	}
+	return nil
+}
+
+func (p *ringPoller) poll(tok token) *pollSlot {
+	if int(tok) < len(p.polls) {
+		return p.polls[tok]
+	}
+	return nil
+}
+
+func (p *ringPoller) watchWrite(tr transport, tok token, on bool) error {
+	s := p.poll(tok)
+	if s == nil {
+		return nil // a ring transport's writes never wait
+	}
+	s.wantOut = on
+	if on && !s.outPosted {
+		p.pwork = append(p.pwork, tok)
+	}
+	return nil
+}
+
+// remove cancels what the kernel holds for a connection and waits until it
+// lets go: the buffers must not be written once the connection is gone.
+func (p *ringPoller) remove(tr transport) {
+	var fd int
+	var tok token
+	var busy func() bool
+	if t, ok := tr.(*ringTransport); ok {
+		if t.p != p || t.removed {
+			return
+		}
+		t.removed = true
+		fd, tok = t.sw.fd, t.tok
+		busy = func() bool { return t.recvPosted || t.sendPosted }
+		defer func() { p.rt[tok] = nil }()
+	} else {
+		fd = sockFD(tr)
+		tok = ^token(0)
+		for i, s := range p.polls {
+			if s != nil && s.fd == fd {
+				tok = token(i)
+			}
+		}
+		if tok == ^token(0) {
+			return
+		}
+		s := p.polls[tok]
+		busy = func() bool { return s.inPosted || s.outPosted }
+		defer func() { p.polls[tok] = nil }()
+	}
+	if p.r == nil || !busy() {
+		return
+	}
+	e, err := p.sqe()
+	if err == nil {
+		e.opcode, e.fd, e.opFlags = opAsyncCancel, int32(fd), cancelFD|cancelAll
+		e.userData = userData(tok, kCancel)
+		for i := 0; busy() && i < 1000; i++ {
+			if err = p.r.enter(true, int64(time.Millisecond)); err != nil {
+				break
+			}
+			p.reapInto()
+		}
+	}
+	if busy() {
+		// The kernel did not let go (it always does for sockets): keep
+		// the buffers mapped for good rather than risk a late write.
+		p.leaked = true
+	}
+}
+
+// wake interrupts a wait; any goroutine may call it.
+func (p *ringPoller) wake() {
+	b := [8]byte{1}
+	_, _ = unix.Write(p.wakeFD, b[:])
+}
+
+func (p *ringPoller) close() {
+	if p.r != nil {
+		p.r.close()
+		p.r = nil
+	}
+	if p.wakeFD >= 0 {
+		unix.Close(p.wakeFD)
+		p.wakeFD = -1
+	}
+	if p.bufs != nil && p.inflight == 0 && !p.leaked {
+		unix.Munmap(p.bufs)
+	}
+	p.bufs = nil
+}
