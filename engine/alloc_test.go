@@ -53,10 +53,13 @@ func TestHotPathAllocatesNothing(t *testing.T) {
 
 // TestHotPathAllocatesNothingWithMetrics: with --metrics-addr's exporter
 // fed at 20 ticks a second, the transactions still allocate nothing. Two
-// 2-second runs at 500 and 1500 tps have the same ticks, so the difference
-// of their allocations is what the extra 2000 transactions allocated; what
+// 2-second runs at 500 and 4000 tps have the same ticks, so the difference
+// of their allocations is what the extra 7000 transactions allocated; what
 // the ticks allocate (a timer, the hand-over of the threads' blocks) is
-// the same in both. A short run first takes what only the first run
+// the same in both. That much is not exactly the same from run to run (up
+// to about 25 allocations either way were seen, over the portable
+// transport): 7000 transactions put the bound of 0.01 per transaction (70)
+// well above that noise, where 2000 (20) did not. A short run first takes what only the first run
 // allocates.
 func TestHotPathAllocatesNothingWithMetrics(t *testing.T) {
 	if raceEnabled {
@@ -82,10 +85,10 @@ func TestHotPathAllocatesNothingWithMetrics(t *testing.T) {
 	}
 	run(500, 500*time.Millisecond) // warm-up: what the first run alone allocates
 	small, n1 := run(500, 2*time.Second)
-	large, n2 := run(1500, 2*time.Second)
+	large, n2 := run(4000, 2*time.Second)
 	perTxn := (float64(large) - float64(small)) / float64(n2-n1)
 	t.Logf("%d allocations for %d transactions, %d for %d: %.4f per transaction", small, n1, large, n2, perTxn)
-	if n2-n1 < 1000 {
+	if n2-n1 < 5000 {
 		t.Fatalf("the runs differ by %d transactions only", n2-n1)
 	}
 	if perTxn > 0.01 {

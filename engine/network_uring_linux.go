@@ -75,8 +75,9 @@ type ringTransport struct {
 	p   *ringPoller
 	tok token
 
-	buf        []byte // receives land here (memory the poller mapped)
+	buf        []byte // single-shot receives land here (memory the poller mapped)
 	lo, hi     int    // buf[lo:hi] is received and not yet read
+	got        []held // multishot: the provided buffers received, in order
 	recvPosted bool
 	rerr       error // what ends the input: EOF, or a failed receive or send
 
@@ -90,9 +91,35 @@ type ringTransport struct {
 	removed bool
 }
 
+// held is a provided buffer a multishot receive filled: buf(bid)[off:n]
+// is not read yet.
+type held struct {
+	bid    uint16
+	off, n int
+}
+
 func (t *ringTransport) drains() bool { return true }
 
 func (t *ringTransport) read(p []byte) (int, error) {
+	if br := t.p.br; br != nil {
+		n := 0
+		for n < len(p) && len(t.got) > 0 {
+			h := &t.got[0]
+			c := copy(p[n:], br.buf(h.bid)[h.off:h.n])
+			n += c
+			if h.off += c; h.off == h.n {
+				t.p.giveBack(h.bid)
+				t.got = t.got[:copy(t.got, t.got[1:])]
+			}
+		}
+		if n > 0 {
+			return n, nil
+		}
+		if t.rerr != nil {
+			return 0, t.rerr
+		}
+		return 0, errAgain
+	}
 	if t.lo < t.hi {
 		n := copy(p, t.buf[t.lo:t.hi])
 		t.lo += n
@@ -141,9 +168,12 @@ type ringPoller struct {
 	work  []*ringTransport // transports with a send or a receive to post
 	pwork []token          // poll slots with a poll to post
 
-	bufs     []byte // every connection's receive buffer, mapped off the Go heap
-	inflight int    // operations the kernel holds
-	leaked   bool   // the buffers may still be written: never unmapped
+	bufs     []byte           // every connection's receive buffer, mapped off the Go heap (single-shot receives)
+	br       *bufRing         // the provided buffers of multishot receives, when the kernel has them
+	brFree   int              // buffers in br the kernel may take
+	starved  []*ringTransport // transports whose multishot receive ended for want of a buffer
+	inflight int              // operations the kernel holds
+	leaked   bool             // the buffers may still be written: never unmapped
 
 	wakeFD     int
 	wakePosted bool
@@ -193,13 +223,31 @@ func (p *ringPoller) setup() error {
 	if err != nil {
 		return fmt.Errorf("io_uring: %w", err)
 	}
-	bufs, err := unix.Mmap(-1, 0, max(len(p.rt), 1)*rbufSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
-	if err != nil {
-		r.close()
-		return err
-	}
 	r.registerFD()
-	p.r, p.bufs, p.ringTh = r, bufs, true
+	if r.deferred() {
+		// Linux 6.1 and later: one multishot receive per connection,
+		// armed once, into buffers the kernel takes from a shared ring.
+		// Two per connection leave room for replies larger than one.
+		n := 8
+		for n < 2*len(p.rt) && n < 1<<15 {
+			n *= 2
+		}
+		if br, err := r.newBufRing(n, rbufSize); err == nil {
+			p.br, p.brFree = br, n
+		}
+	}
+	if p.br == nil {
+		bufs, err := unix.Mmap(-1, 0, max(len(p.rt), 1)*rbufSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+		if err != nil {
+			r.close()
+			return err
+		}
+		p.bufs = bufs
+	}
+	p.r, p.ringTh = r, true
+	if p.br != nil {
+		return nil
+	}
 	for tok, t := range p.rt {
 		if t != nil {
 			t.buf = p.bufs[tok*rbufSize : (tok+1)*rbufSize : (tok+1)*rbufSize]
@@ -213,11 +261,11 @@ func (p *ringPoller) add(tr transport, tok token) error {
 	defer p.mu.Unlock()
 	p.grow(tok)
 	if t, ok := tr.(*ringTransport); ok {
-		if p.ringTh && int(tok) >= len(p.bufs)/rbufSize {
+		if p.ringTh && p.br == nil && int(tok) >= len(p.bufs)/rbufSize {
 			return fmt.Errorf("io_uring: connection %d has no receive buffer", tok)
 		}
 		t.p, t.tok = p, tok
-		if p.ringTh {
+		if p.ringTh && p.br == nil {
 			t.buf = p.bufs[int(tok)*rbufSize : int(tok+1)*rbufSize : int(tok+1)*rbufSize]
 		}
 		p.rt[tok] = t
@@ -282,7 +330,18 @@ func (p *ringPoller) post() error {
 			t.sendPosted = true
 			p.inflight++
 		}
-		if !t.recvPosted && t.rerr == nil && t.lo == t.hi {
+		if !t.recvPosted && t.rerr == nil && p.br != nil && p.brFree > 0 {
+			e, err := p.sqe()
+			if err != nil {
+				return err
+			}
+			e.opcode, e.fd, e.flags = opRecv, int32(t.sw.fd), sqeBufferSelect
+			e.ioprio = recvMultishot | recvsendPollFirst
+			e.userData = userData(t.tok, kRecv)
+			t.recvPosted = true
+			p.inflight++
+		}
+		if !t.recvPosted && t.rerr == nil && p.br == nil && t.lo == t.hi {
 			e, err := p.sqe()
 			if err != nil {
 				return err
@@ -397,15 +456,38 @@ func (p *ringPoller) complete(c *cqe) {
 	switch kind {
 	case kRecv:
 		t := p.transport(tok)
+		if c.flags&cqeFBuffer != 0 {
+			// A multishot receive took a provided buffer.
+			bid := uint16(c.flags >> cqeBufferShift)
+			p.brFree--
+			if t == nil || t.removed || c.res <= 0 {
+				p.giveBack(bid)
+			} else {
+				t.got = append(t.got, held{bid: bid, n: int(c.res)})
+			}
+		}
 		if t == nil {
 			return
 		}
-		t.recvPosted = false
+		if !more {
+			t.recvPosted = false
+		}
 		switch {
 		case c.res > 0:
-			t.lo, t.hi = 0, int(c.res)
+			if p.br == nil {
+				t.lo, t.hi = 0, int(c.res)
+			}
 		case c.res == 0:
 			t.rerr = io.EOF
+		case unix.Errno(-c.res) == unix.ENOBUFS && p.br != nil:
+			// Every buffer is waiting to be read: arm again once one
+			// is given back.
+			if p.brFree > 0 {
+				p.queue(t)
+			} else {
+				p.starved = append(p.starved, t)
+			}
+			return
 		case unix.Errno(-c.res) == unix.EAGAIN || unix.Errno(-c.res) == unix.EINTR:
 			p.queue(t)
 			return
@@ -463,6 +545,20 @@ func (p *ringPoller) complete(c *cqe) {
 	}
 }
 
+// giveBack returns a provided buffer to the kernel, and rearms the
+// receives that ended for want of one.
+func (p *ringPoller) giveBack(bid uint16) {
+	p.br.put(bid)
+	p.br.publish()
+	p.brFree++
+	if len(p.starved) > 0 {
+		for _, t := range p.starved {
+			p.queue(t)
+		}
+		p.starved = p.starved[:0]
+	}
+}
+
 // emit records an event for the current wait, or, reaped between waits,
 // for the next one: the loop may be going through the current wait's
 // events when a removal reaps more.
@@ -513,7 +609,15 @@ func (p *ringPoller) remove(tr transport) {
 		t.removed = true
 		fd, tok = t.sw.fd, t.tok
 		busy = func() bool { return t.recvPosted || t.sendPosted }
-		defer func() { p.rt[tok] = nil }()
+		defer func() {
+			p.rt[tok] = nil
+			if !p.leaked {
+				for _, h := range t.got {
+					p.giveBack(h.bid)
+				}
+			}
+			t.got = nil
+		}()
 	} else {
 		fd = sockFD(tr)
 		tok = ^token(0)
@@ -565,8 +669,13 @@ func (p *ringPoller) close() {
 		unix.Close(p.wakeFD)
 		p.wakeFD = -1
 	}
-	if p.bufs != nil && p.inflight == 0 && !p.leaked {
-		unix.Munmap(p.bufs)
+	if p.inflight == 0 && !p.leaked {
+		if p.bufs != nil {
+			unix.Munmap(p.bufs)
+		}
+		if p.br != nil {
+			p.br.unmap()
+		}
 	}
-	p.bufs = nil
+	p.bufs, p.br = nil, nil
 }

@@ -93,6 +93,11 @@ const (
 	enterRegisteredFD = 1 << 4
 	registerRingFDs   = 20
 	recvsendPollFirst = 1 << 0
+	recvMultishot     = 1 << 1
+	sqeBufferSelect   = 1 << 5
+	cqeFBuffer        = 1 << 0
+	cqeBufferShift    = 16
+	registerPbufRing  = 22
 
 	pollAddMulti = 1 << 0
 	cqeFMore     = 1 << 1
@@ -204,6 +209,86 @@ func setupRing(entries, flags uint32) (_ *ring, err error) {
 	r.tail = atomic.LoadUint32(r.sqTail)
 	r.enterFD = r.fd
 	return r, nil
+}
+
+// bufReg is struct io_uring_buf_reg.
+type bufReg struct {
+	ringAddr    uint64
+	ringEntries uint32
+	bgid        uint16
+	flags       uint16
+	resv        [3]uint64
+}
+
+// bufRing is a ring of provided buffers (Linux 5.19): the kernel takes a
+// buffer from it for each receive it completes, and gbench gives buffers
+// back once it has read them. It lives off the Go heap, as do the buffers.
+type bufRing struct {
+	mem   []byte // entries of struct io_uring_buf; the tail is in entry 0's last two bytes
+	bufs  []byte // the buffers, size bytes each
+	size  int
+	mask  uint16
+	tail  uint16
+	entry []ioUringBuf
+}
+
+// ioUringBuf is struct io_uring_buf.
+type ioUringBuf struct {
+	addr uint64
+	len  uint32
+	bid  uint16
+	resv uint16 // in entry 0: the ring's tail
+}
+
+// newBufRing registers n (a power of two) buffers of size bytes as group
+// 0 of r.
+func (r *ring) newBufRing(n, size int) (_ *bufRing, err error) {
+	b := &bufRing{size: size, mask: uint16(n - 1)}
+	if b.mem, err = unix.Mmap(-1, 0, n*int(unsafe.Sizeof(ioUringBuf{})), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS); err != nil {
+		return nil, err
+	}
+	if b.bufs, err = unix.Mmap(-1, 0, n*size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS); err != nil {
+		unix.Munmap(b.mem)
+		return nil, err
+	}
+	b.entry = unsafe.Slice((*ioUringBuf)(unsafe.Pointer(&b.mem[0])), n)
+	reg := bufReg{ringAddr: uint64(uintptr(unsafe.Pointer(&b.mem[0]))), ringEntries: uint32(n)}
+	if _, _, e := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerPbufRing, uintptr(unsafe.Pointer(&reg)), 1, 0, 0); e != 0 {
+		b.unmap()
+		return nil, e
+	}
+	for i := 0; i < n; i++ {
+		b.put(uint16(i))
+	}
+	b.publish()
+	return b, nil
+}
+
+// buf returns buffer bid.
+func (b *bufRing) buf(bid uint16) []byte {
+	return b.bufs[int(bid)*b.size : (int(bid)+1)*b.size]
+}
+
+// put adds buffer bid at the tail; publish makes the additions visible.
+func (b *bufRing) put(bid uint16) {
+	e := &b.entry[b.tail&b.mask]
+	e.addr = uint64(uintptr(unsafe.Pointer(&b.bufs[int(bid)*b.size])))
+	e.len = uint32(b.size)
+	e.bid = bid
+	b.tail++
+}
+
+// publish stores the tail with release order: the kernel reads it with
+// acquire. The tail shares an aligned word with entry 0's bid, which only
+// gbench writes, so the word is stored whole.
+func (b *bufRing) publish() {
+	word := (*uint32)(unsafe.Pointer(&b.entry[0].bid))
+	atomic.StoreUint32(word, uint32(b.entry[0].bid)|uint32(b.tail)<<16)
+}
+
+func (b *bufRing) unmap() {
+	unix.Munmap(b.mem)
+	unix.Munmap(b.bufs)
 }
 
 // rsrcUpdate is struct io_uring_rsrc_update.
