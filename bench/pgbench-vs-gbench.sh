@@ -3,7 +3,9 @@
 # throwaway PostgreSQL server (max_connections 300): for each connection
 # count, PAIRS rounds run every tool once (in turn forwards and backwards),
 # and the script prints each tool's median throughput and client CPU time
-# (user+sys) per transaction, with its ratios to pgbench's.
+# (user+sys) per transaction, with its ratios to pgbench's, and its median
+# initial connection time and wall time (pgbench's -T includes its
+# connection setup; gbench's starts after it).
 #
 #   bench/pgbench-vs-gbench.sh                      # defaults below
 #   PAIRS=3 DURATION=5 CLIENTS="4 16 64 256" bench/pgbench-vs-gbench.sh
@@ -65,7 +67,7 @@ cat >"$work/onekey.sql" <<'EOF'
 SELECT aid, abalance FROM pgbench_accounts WHERE aid = :aid;
 EOF
 
-# run TOOL WORKLOAD CLIENTS: prints "tps cpu_us_per_txn"
+# run TOOL WORKLOAD CLIENTS: prints "tps cpu_us_per_txn conn_ms wall_s"
 run() {
 	tool=$1 workload=$2 c=$3
 	case $workload in
@@ -80,10 +82,11 @@ run() {
 	gbench) bin="$work/gbench --percentiles=" ;;
 	gbench-*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench --percentiles=" ;;
 	esac
-	out=$(/usr/bin/time -f "cpu %U %S" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
+	out=$(/usr/bin/time -f "cpu %U %S %e" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
 	tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
 	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
-	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p')
+	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\) \([0-9.]*\)$/\1 \2 \3/p')
+	cms=$(echo "$out" | sed -n 's/^initial connection time = \([0-9.]*\) ms/\1/p')
 	if [ -z "$tps" ] || [ -z "$n" ] || [ "$n" = 0 ]; then
 		# pgbench counts connection setup in -T: with many connections on a
 		# loaded machine a run can end before any transaction. Such a run
@@ -92,14 +95,14 @@ run() {
 		echo "$out" | tail -3 >&2
 		return 0
 	fi
-	echo "$tps $n $cpu" | awk '{ printf "%.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2 }'
+	echo "$tps $n $cpu ${cms:-0}" | awk '{ printf "%.1f %.2f %.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2, $6, $5 }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
 
-printf "%-12s %7s  %-16s %12s %6s  %12s %6s\n" workload clients tool tps ratio "cpu us/tx" ratio
+printf "%-12s %7s  %-16s %12s %6s  %12s %6s  %9s %7s\n" workload clients tool tps ratio "cpu us/tx" ratio "conn ms" "wall s"
 for w in $WORKLOADS; do
 	for c in $CLIENTS; do
 		for tool in $tools; do : >"$work/r.$tool"; done
@@ -113,7 +116,8 @@ for w in $WORKLOADS; do
 		pt=$(cut -d' ' -f1 "$work/r.pgbench" | median); pc=$(cut -d' ' -f2 "$work/r.pgbench" | median)
 		for tool in $tools; do
 			t=$(cut -d' ' -f1 "$work/r.$tool" | median); u=$(cut -d' ' -f2 "$work/r.$tool" | median)
-			echo "$w $c $tool $t $pt $u $pc" | awk '{ printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0) }'
+			cm=$(cut -d' ' -f3 "$work/r.$tool" | median); wl=$(cut -d' ' -f4 "$work/r.$tool" | median)
+			echo "$w $c $tool $t $pt $u $pc $cm $wl" | awk '{ printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f  %9.1f %7.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0), $8, $9 }'
 			if [ -n "${VERBOSE:-}" ]; then
 				echo "  runs (tps us/tx): $(tr '\n' ';' <"$work/r.$tool")"
 			fi

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -56,6 +57,11 @@ var uringAvailable = uringProbe
 // uringProbe tells, once per process, whether this kernel sets up a ring
 // as the transport needs one, and if not, why.
 var uringProbe = sync.OnceValue(func() error {
+	if x := uint16(1); *(*byte)(unsafe.Pointer(&x)) != 1 {
+		// The binding lays out the kernel's structures for
+		// little-endian machines (poll masks are swapped on others).
+		return errors.New("not implemented on big-endian machines")
+	}
 	r, err := newRing(8)
 	if err != nil {
 		return err
