@@ -122,7 +122,7 @@ func sockFD(tr transport) int {
 // a timerfd the deadline, to the nanosecond.
 type epoller struct {
 	epfd   int
-	wakeFD int
+	wakeFD *wakeFD
 	timeFD int
 	armed  int64 // the deadline timeFD is set for; -1 when none
 	raw    []unix.EpollEvent
@@ -136,7 +136,7 @@ const (
 )
 
 func newEpoller(conns int) (_ *epoller, err error) {
-	p := &epoller{epfd: -1, wakeFD: -1, timeFD: -1, armed: -1,
+	p := &epoller{epfd: -1, timeFD: -1, armed: -1,
 		raw: make([]unix.EpollEvent, conns+2), events: make([]event, 0, conns+2)}
 	defer func() {
 		if err != nil {
@@ -146,13 +146,13 @@ func newEpoller(conns int) (_ *epoller, err error) {
 	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
 		return nil, err
 	}
-	if p.wakeFD, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+	if p.wakeFD, err = newWakeFD(); err != nil {
 		return nil, err
 	}
 	if p.timeFD, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
 		return nil, err
 	}
-	if err = p.ctl(unix.EPOLL_CTL_ADD, p.wakeFD, wakeToken, unix.EPOLLIN); err != nil {
+	if err = p.ctl(unix.EPOLL_CTL_ADD, p.wakeFD.fd, wakeToken, unix.EPOLLIN); err != nil {
 		return nil, err
 	}
 	// Edge-triggered: each expiry is reported once, and arming the timer
@@ -232,17 +232,18 @@ func (p *epoller) arm(d time.Duration) error {
 }
 
 func (p *epoller) wake() {
-	b := [8]byte{1}
-	_, _ = unix.Write(p.wakeFD, b[:])
+	p.wakeFD.signal()
 }
 
 func (p *epoller) drainWake() {
-	var b [8]byte
-	_, _ = unix.Read(p.wakeFD, b[:])
+	p.wakeFD.drain()
 }
 
 func (p *epoller) close() {
-	for _, fd := range []int{p.timeFD, p.wakeFD, p.epfd} {
+	if p.wakeFD != nil {
+		p.wakeFD.close()
+	}
+	for _, fd := range []int{p.timeFD, p.epfd} {
 		if fd >= 0 {
 			unix.Close(fd)
 		}

@@ -181,7 +181,7 @@ type ringPoller struct {
 	inflight int              // operations the kernel holds
 	leaked   bool             // the buffers may still be written: never unmapped
 
-	wakeFD     int
+	wakeFD     *wakeFD
 	wakePosted bool
 	events     []event // what the current wait returns
 	later      []event // what completions reaped between waits (in remove) left for the next one
@@ -202,11 +202,11 @@ func userData(tok token, kind uint8) uint64 { return uint64(tok)<<8 | uint64(kin
 
 func newRingPoller(conns int) (*ringPoller, error) {
 	// The eventfd exists before any goroutine can wake the poller.
-	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	w, err := newWakeFD()
 	if err != nil {
 		return nil, err
 	}
-	return &ringPoller{wakeFD: fd, events: make([]event, 0, 2*conns+2),
+	return &ringPoller{wakeFD: w, events: make([]event, 0, 2*conns+2),
 		rt: make([]*ringTransport, conns), polls: make([]*pollSlot, conns)}, nil
 }
 
@@ -391,7 +391,7 @@ func (p *ringPoller) post() error {
 	}
 	p.pwork = p.pwork[:0]
 	if !p.wakePosted {
-		if err := p.postPoll(p.wakeFD, unix.POLLIN, pollAddMulti, userData(0, kWake)); err != nil {
+		if err := p.postPoll(p.wakeFD.fd, unix.POLLIN, pollAddMulti, userData(0, kWake)); err != nil {
 			return err
 		}
 		p.wakePosted = true
@@ -546,8 +546,7 @@ func (p *ringPoller) complete(c *cqe) {
 		if !more {
 			p.wakePosted = false
 		}
-		var b [8]byte
-		_, _ = rawRead(p.wakeFD, b[:])
+		p.wakeFD.drain()
 	}
 }
 
@@ -662,8 +661,7 @@ func (p *ringPoller) remove(tr transport) {
 
 // wake interrupts a wait; any goroutine may call it.
 func (p *ringPoller) wake() {
-	b := [8]byte{1}
-	_, _ = unix.Write(p.wakeFD, b[:])
+	p.wakeFD.signal()
 }
 
 func (p *ringPoller) close() {
@@ -671,10 +669,7 @@ func (p *ringPoller) close() {
 		p.r.close()
 		p.r = nil
 	}
-	if p.wakeFD >= 0 {
-		unix.Close(p.wakeFD)
-		p.wakeFD = -1
-	}
+	p.wakeFD.close()
 	if p.inflight == 0 && !p.leaked {
 		if p.bufs != nil {
 			unix.Munmap(p.bufs)
