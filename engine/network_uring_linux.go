@@ -165,9 +165,8 @@ type pollSlot struct {
 // wait, on the loop's own thread, which is then the only one to submit
 // (SINGLE_ISSUER); connections added before are posted then.
 type ringPoller struct {
-	mu     sync.Mutex // guards adds from the connecting goroutines before the loop
-	r      *ring
-	ringTh bool // r was set up: only the loop's thread touches it now
+	mu sync.Mutex // guards adds from the connecting goroutines before the loop
+	r  *ring
 
 	rt    []*ringTransport // by token
 	polls []*pollSlot      // by token
@@ -250,7 +249,7 @@ func (p *ringPoller) setup() error {
 		}
 		p.bufs = bufs
 	}
-	p.r, p.ringTh = r, true
+	p.r = r
 	if p.br != nil {
 		return nil
 	}
@@ -267,11 +266,11 @@ func (p *ringPoller) add(tr transport, tok token) error {
 	defer p.mu.Unlock()
 	p.grow(tok)
 	if t, ok := tr.(*ringTransport); ok {
-		if p.ringTh && p.br == nil && int(tok) >= len(p.bufs)/rbufSize {
+		if p.r != nil && p.br == nil && int(tok) >= len(p.bufs)/rbufSize {
 			return fmt.Errorf("io_uring: connection %d has no receive buffer", tok)
 		}
 		t.p, t.tok = p, tok
-		if p.ringTh && p.br == nil {
+		if p.r != nil && p.br == nil {
 			t.buf = p.bufs[int(tok)*rbufSize : int(tok+1)*rbufSize : int(tok+1)*rbufSize]
 		}
 		p.rt[tok] = t

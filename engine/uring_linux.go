@@ -71,10 +71,8 @@ type getEventsArg struct {
 }
 
 const (
-	opNop         = 0
 	opPollAdd     = 6
 	opAsyncCancel = 14
-	opRead        = 22
 	opSend        = 26
 	opRecv        = 27
 
@@ -118,13 +116,13 @@ type ring struct {
 	flags    uint32
 	features uint32
 
-	sqMem, cqMem, sqeMem []byte
-	sqHead, sqTail       *uint32
-	sqMask               uint32
-	sqArray              []uint32
-	sqes                 []sqe
-	tail                 uint32 // our tail: sqes up to it are filled, not yet published
-	unsubmitted          uint32 // published to the kernel and not yet taken by an enter
+	sqMem, sqeMem  []byte // the rings (one mapping), the entries
+	sqHead, sqTail *uint32
+	sqMask         uint32
+	sqArray        []uint32
+	sqes           []sqe
+	tail           uint32 // our tail: sqes up to it are filled, not yet published
+	unsubmitted    uint32 // published to the kernel and not yet taken by an enter
 
 	cqHead, cqTail *uint32
 	cqMask         uint32
@@ -188,7 +186,6 @@ func setupRing(entries, flags uint32) (_ *ring, err error) {
 	if r.sqMem, err = unix.Mmap(r.fd, offSQRing, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE); err != nil {
 		return nil, err
 	}
-	r.cqMem = r.sqMem
 	if r.sqeMem, err = unix.Mmap(r.fd, offSQEs, int(p.sqEntries)*int(unsafe.Sizeof(sqe{})), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE); err != nil {
 		return nil, err
 	}
@@ -384,7 +381,7 @@ func (r *ring) close() {
 	}
 	if r.sqMem != nil {
 		unix.Munmap(r.sqMem)
-		r.sqMem, r.cqMem = nil, nil
+		r.sqMem = nil
 	}
 	if r.fd >= 0 {
 		unix.Close(r.fd)
