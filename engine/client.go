@@ -14,13 +14,15 @@ const (
 	stPrepareThrottle
 	stThrottle
 	stStartCommand
-	stWaitResult   // a reply, or a pipeline's replies
-	stWaitPrepare  // statements prepared before a pipeline
-	stSleep        // \sleep
-	stEndCommand   // record the command, go to the next one
-	stError        // clean up after a retryable error
-	stWaitDiscard  // read a failed pipeline's remaining replies
-	stWaitRollback // ROLLBACK after an error inside a transaction block
+	stWaitResult    // a reply, or a pipeline's replies
+	stWaitPrepare   // statements prepared before a pipeline
+	stSleep         // \sleep
+	stEndCommand    // record the command, go to the next one
+	stError         // clean up after a retryable error
+	stWaitDiscard   // read a failed pipeline's remaining replies
+	stWaitRollback  // ROLLBACK after an error inside a transaction block
+	stReconnectWait // --reconnect: waiting for the next attempt
+	stConnecting    // --reconnect: a goroutine opens the connections
 	stRetry
 	stFailure
 	stEndTx
@@ -67,7 +69,17 @@ type client struct {
 	// queued, by command index, to record its latency at its reply.
 	sent []int64
 
-	wait     waitSet
+	wait waitSet
+	// waitSince is when the client began to wait for the reply it waits
+	// for (--io-timeout).
+	waitSince int64
+	// downIn is the outage window in which the client lost its connection
+	// and has not completed a transaction since; -1 when up.
+	downIn int
+	// attempts counts consecutive failed reconnections; backoff is the
+	// last wait's base, ns.
+	attempts int
+	backoff  int64
 	pipeline bool
 	timer    int // index in the thread's timer heap, -1 when none
 	queued   bool
@@ -83,7 +95,7 @@ const (
 	esConn
 	esSerialization
 	esDeadlock
-	esOther  // a non-retryable server error: aborts under pgbench's rules
+	esOther  // a non-retryable server error: aborts under pgbench's rules, fails under --continue-on-error
 	esFailed // a command failed (driver.Failed): fails the transaction
 )
 
@@ -98,6 +110,8 @@ func (e estatus) statsStatus() stats.Status {
 		return stats.SerializationFailure
 	case esDeadlock:
 		return stats.DeadlockFailure
+	case esConn:
+		return stats.ConnectionFailure
 	}
 	return stats.OtherFailure
 }
@@ -140,6 +154,12 @@ func (c *client) advance(now int64) {
 			if !c.receive(&now) {
 				return
 			}
+		case stReconnectWait:
+			if c.reconnectWait(now) {
+				return
+			}
+		case stConnecting:
+			return
 		case stSleep:
 			if now < c.sleepUntil {
 				c.th.setTimer(c, c.sleepUntil)
@@ -187,6 +207,14 @@ func (c *client) startTx(now *int64) bool {
 	if c.th.cfg.Connect && c.needConnect() {
 		start := *now
 		if err := c.th.connectClient(c); err != nil {
+			if c.th.cfg.Reconnect.Enabled {
+				c.randSaved, c.txnBegin = c.env.Rand, *now
+				if c.th.throttleDelay == 0 {
+					c.txnScheduled = *now
+				}
+				c.connLost(nil, err.Error())
+				return false
+			}
 			c.th.errorf("%v", err)
 			c.th.errorf("client %d aborted while establishing connection", c.id)
 			c.state = stAborted
@@ -287,6 +315,9 @@ func (c *client) recordTxn(now int64, skipped bool) {
 	if !skipped && st == stats.OK {
 		latency = (now - c.txnScheduled) / 1000
 		lag = (c.txnBegin - c.txnScheduled) / 1000
+		if c.th.cfg.Reconnect.Enabled && (c.downIn >= 0 || c.th.run.outages.open.Load()) {
+			c.th.run.outages.succeed(c, c.txnBegin, now)
+		}
 	}
 	c.th.recordTxn(c, st, latency, lag, now)
 	c.cnt++

@@ -36,6 +36,22 @@ type Config struct {
 	MaxTries int
 	// Connect opens a connection per transaction (-C).
 	Connect bool
+	// Reconnect keeps clients running across lost connections; its zero
+	// value aborts a client whose connection fails, as pgbench does.
+	Reconnect Reconnect
+	// IOTimeout fails a request whose reply has not come within it
+	// (--io-timeout): under Reconnect as a connection failure, otherwise by
+	// aborting the client. 0 waits for ever, as pgbench does.
+	IOTimeout time.Duration
+	// EndGrace bounds how long after the end of a -T run a client may still
+	// wait for a reply before it is aborted; 0 means DefaultEndGrace, a
+	// negative value no bound.
+	EndGrace time.Duration
+	// ContinueOnError fails the transaction on an SQL error other than a
+	// serialization or deadlock failure, instead of aborting the client
+	// (pgbench 19's --continue-on-error): it is rolled back, counted among
+	// the other failures, and the client starts its next one.
+	ContinueOnError bool
 	// Progress is the -P interval; 0 for none.
 	Progress time.Duration
 	// PerCommand collects per-command statistics (-r).
@@ -110,6 +126,26 @@ type StartPlan struct {
 	Wall time.Time
 }
 
+// DefaultEndGrace is how long a client may wait for a reply after the end
+// of a -T run before it is aborted, so that a dead server cannot keep a run
+// going (pgbench would wait for ever).
+const DefaultEndGrace = 10 * time.Second
+
+// Reconnect is the policy for lost connections (--reconnect).
+type Reconnect struct {
+	// Enabled: a transaction whose connection is lost, refused or timed
+	// out counts as a connection failure, and the client opens its
+	// connections again and goes on.
+	Enabled bool
+	// Delay is the wait before the second attempt; each failed attempt
+	// doubles it, up to MaxDelay, and each wait is drawn uniformly between
+	// half of it and all of it (jitter). The first attempt is immediate.
+	Delay, MaxDelay time.Duration
+	// Max is the number of consecutive failed attempts after which the
+	// client aborts; 0 for no limit.
+	Max int
+}
+
 // Define is one -D name=value.
 type Define struct{ Name, Value string }
 
@@ -145,6 +181,9 @@ type Progress struct {
 	Wall time.Time
 	// Txn is the interval's transactions (Block.Total).
 	Txn *stats.Txn
+	// Down is the number of clients without a connection at the report,
+	// waiting to reconnect (--reconnect).
+	Down int
 	// Block is the interval's statistics, per script (when there are
 	// several; one script's are in Total) and per command (-r); Total is
 	// the run's so far. Both belong to the engine and are valid only

@@ -168,7 +168,7 @@ func (c *client) send(k int, cmd *script.Command, now int64) bool {
 		c.sendFailed(cn)
 		return false
 	}
-	c.state, c.wait = stWaitResult, waitOn(k)
+	c.state, c.wait, c.waitSince = stWaitResult, waitOn(k), now
 	c.th.watchWrite(&cn.sconn)
 	return true
 }
@@ -189,9 +189,8 @@ func (c *client) encodeFailed(cn *conn, cmd *script.Command, err error) {
 	c.state = stAborted
 }
 
-// sendFailed aborts the client when its request cannot be written.
+// sendFailed aborts the client when its request cannot be written, or
+// under --reconnect fails the transaction and reconnects.
 func (c *client) sendFailed(cn *conn) {
-	name := cn.d.Name()
-	c.th.errorf("client %d aborted in command %d (%s) of script %d; %s command send failed", c.id, c.cmd, name, c.script, name)
-	c.state = stAborted
+	c.connLost(cn, cn.d.Name()+" command send failed")
 }

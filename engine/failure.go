@@ -10,7 +10,7 @@ import (
 // block, then retries or fails the transaction.
 func (c *client) onError(now int64) {
 	if c.pipeline && c.anyPending() {
-		c.state, c.wait = stWaitDiscard, c.pendingSet()
+		c.state, c.wait, c.waitSince = stWaitDiscard, c.pendingSet(), now
 		return
 	}
 	if c.pipeline {
@@ -23,6 +23,10 @@ func (c *client) onError(now int64) {
 		}
 		cn.out = cn.tx.Rollback(cn.out)
 		if _, err := cn.flush(); err != nil {
+			if c.th.cfg.Reconnect.Enabled {
+				c.connLost(cn, "failed to send sql command for rolling back the failed transaction")
+				return
+			}
 			c.th.errorf("client %d aborted: failed to send sql command for rolling back the failed transaction", c.id)
 			c.state = stAborted
 			return
@@ -31,7 +35,7 @@ func (c *client) onError(now int64) {
 		c.wait |= waitOn(k)
 	}
 	if c.wait != 0 {
-		c.state = stWaitRollback
+		c.state, c.waitSince = stWaitRollback, now
 		return
 	}
 	c.afterCleanup(now)

@@ -38,7 +38,7 @@ func (c *client) startPipeline(cmd *script.Command, now int64) bool {
 		c.wait |= waitOn(k)
 	}
 	if c.wait != 0 {
-		c.state = stWaitPrepare
+		c.state, c.waitSince = stWaitPrepare, now
 		return true
 	}
 	c.enterPipeline()
@@ -110,6 +110,6 @@ func (c *client) endPipeline(cmd *script.Command, now int64) bool {
 		}
 		c.th.watchWrite(&cn.sconn)
 	}
-	c.state = stWaitResult
+	c.state, c.waitSince = stWaitResult, now
 	return c.wait != 0
 }

@@ -135,7 +135,7 @@ func (p *progress) report(k, least int) int {
 	k = max(k, least, int(elapsed/p.every))
 	r.cfg.OnProgress(Progress{
 		Index: k, Elapsed: elapsed, Interval: elapsed - p.last, Wall: r.wall.Add(elapsed),
-		Txn: p.interval.Total, Block: p.interval, Total: r.total,
+		Txn: p.interval.Total, Block: p.interval, Total: r.total, Down: int(r.outages.down.Load()),
 	})
 	p.last = elapsed
 	return k

@@ -31,7 +31,7 @@ func (c *client) nextReply(k int) (ok bool) {
 	n, done, err := cn.d.Decode(cn.pending(), c.env.Vars, &cn.reply)
 	cn.consume(n)
 	if err != nil {
-		c.abortConn(cn, err.Error())
+		c.connLost(cn, err.Error())
 		return false
 	}
 	if done {
@@ -39,16 +39,17 @@ func (c *client) nextReply(k int) (ok bool) {
 		return true
 	}
 	if cn.dead() {
-		c.abortConn(cn, "perhaps the backend died while processing")
+		c.connLost(cn, "perhaps the backend died while processing")
 		return false
 	}
 	cn.need = cn.d.Need()
 	return false
 }
 
-func (c *client) abortConn(cn *conn, msg string) {
-	c.th.errorf("client %d aborted in command %d (%s) of script %d; %s", c.id, c.cmd, cn.d.Name(), c.script, msg)
-	c.state = stAborted
+// broken reports whether the client left its wait for good: it aborted,
+// or lost its connection and reconnects (--reconnect).
+func (c *client) broken() bool {
+	return c.state == stAborted || c.state == stReconnectWait || c.state == stFinished
 }
 
 // waiting returns the one connection the client waits on outside a
@@ -69,7 +70,7 @@ func (c *client) receiveOne() bool {
 	}
 	k := c.waiting()
 	if !c.nextReply(k) {
-		return c.state == stAborted
+		return c.broken()
 	}
 	c.wait = 0
 	if c.outcome(c.conns[k]) {
@@ -94,6 +95,13 @@ func (c *client) outcome(cn *conn) (aborted bool) {
 	idx := r.Tag
 	if idx < 0 {
 		idx = c.cmd
+	}
+	if r.Lost && c.th.cfg.Reconnect.Enabled {
+		c.connLost(cn, r.Err.Error())
+		return true
+	}
+	if r.Status == driver.Error && c.th.cfg.ContinueOnError && !r.Lost {
+		return c.continueOnError(cn, r, idx)
 	}
 	switch r.Status {
 	case driver.OK:
@@ -133,6 +141,20 @@ func (c *client) outcome(cn *conn) (aborted bool) {
 	return true
 }
 
+// continueOnError fails the transaction on an SQL error that would abort
+// the client (--continue-on-error): error handling rolls it back and the
+// client starts its next transaction, as pgbench 19 does.
+func (c *client) continueOnError(cn *conn, r *driver.Reply, idx int) bool {
+	if c.estatus != esNone {
+		return false
+	}
+	c.estatus = esOther
+	if c.th.cfg.VerboseErrors {
+		c.th.logf("info", "client %d got an error in command %d (%s) of script %d; %s", c.id, idx, cn.d.Name(), c.script, r.Err)
+	}
+	return false
+}
+
 func failureStatus(s driver.Status) estatus {
 	switch s {
 	case driver.Serialization:
@@ -150,7 +172,7 @@ func (c *client) receivePipeline(now int64) bool {
 	for k, cn := range c.conns {
 		for cn.d.Pending() > 0 {
 			if !c.nextReply(k) {
-				if c.state == stAborted {
+				if c.broken() {
 					return true
 				}
 				break
@@ -204,9 +226,12 @@ func (c *client) receivePrepare() bool {
 	for k, cn := range c.conns {
 		for c.wait&waitOn(k) != 0 && cn.d.Pending() > 0 {
 			if !c.nextReply(k) {
-				return c.state == stAborted
+				return c.broken()
 			}
-			if r := &cn.reply; r.Status != driver.OK {
+			if r := &cn.reply; r.Lost && c.th.cfg.Reconnect.Enabled {
+				c.connLost(cn, r.Err.Error())
+				return true
+			} else if r.Status != driver.OK {
 				c.th.errorf("%v", r.Err)
 			}
 		}
@@ -223,7 +248,11 @@ func (c *client) receiveDiscard() bool {
 	for k, cn := range c.conns {
 		for cn != nil && cn.d.Pending() > 0 {
 			if !c.nextReply(k) {
-				return c.state == stAborted
+				return c.broken()
+			}
+			if cn.reply.Lost && c.th.cfg.Reconnect.Enabled {
+				c.connLost(cn, cn.reply.Err.Error())
+				return true
 			}
 		}
 	}
@@ -241,9 +270,12 @@ func (c *client) receiveRollback(now int64) bool {
 				if c.state == stAborted {
 					c.th.errorf("client %d aborted while rolling back the transaction after an error; perhaps the backend died while processing", c.id)
 				}
-				return c.state == stAborted
+				return c.broken()
 			}
-			if r := &cn.reply; r.Status != driver.OK {
+			if r := &cn.reply; r.Lost && c.th.cfg.Reconnect.Enabled {
+				c.connLost(cn, r.Err.Error())
+				return true
+			} else if r.Status != driver.OK {
 				c.th.errorf("client %d aborted while rolling back the transaction after an error; %s", c.id, strings.TrimSpace(r.Err.Error()))
 				c.state = stAborted
 				return true

@@ -43,6 +43,9 @@ type Result struct {
 	UserCPU, SysCPU time.Duration
 	// Errs holds problems that are not client aborts (log write errors).
 	Errs []error
+	// Outages are the windows of unavailability under --reconnect, in
+	// order; nil without it.
+	Outages []Outage
 }
 
 // run is the shared state of one Run call.
@@ -64,6 +67,15 @@ type run struct {
 	// total accumulates the threads' statistics handed over at progress
 	// ticks (progress.go); the threads keep what came after.
 	total *stats.Block
+
+	// outages, dialers and the rest serve --reconnect (reconnect.go):
+	// reconnections in flight are cancelled through dialCtx when the run
+	// ends, and at most maxDialers dial at once.
+	outages    outages
+	dialers    sync.WaitGroup
+	dialSem    chan struct{}
+	dialCtx    context.Context
+	dialCancel context.CancelFunc
 }
 
 func (r *run) stopping() bool { return r.stop.Load() }
@@ -162,6 +174,9 @@ func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
 		}()
 	}
 	r.awaitStart(ctx, plan, res)
+	r.dialCtx, r.dialCancel = context.WithCancel(context.WithoutCancel(ctx))
+	r.dialSem = make(chan struct{}, maxDialers)
+	defer r.awaitDialers()
 	u0, s0 := cpuTimes()
 	origin := r.origin
 	res.Start = r.wall
@@ -193,6 +208,9 @@ func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
 	progressDone(res.Bench)
 	res.Interrupted = ctx.Err() != nil
 	res.Stats = r.merge(res)
+	if r.cfg.Reconnect.Enabled {
+		res.Outages = r.outages.windows(res.Bench)
+	}
 }
 
 // awaitStart sets the run's origin: now, or the plan's start once it
@@ -280,6 +298,8 @@ func (r *run) setup() error {
 		for j := range ts {
 			ts[j] = base.Uint64()
 		}
+		// The reconnection backoff's jitter is drawn from the sampling
+		// seed, so that the sequences above stay pgbench's.
 		if i >= from && i < to {
 			clients := r.newClients(first, seeds[first:first+counts[i]])
 			t, err := r.newThread(i, clients, ts)
@@ -309,7 +329,7 @@ func (r *run) newClients(first int, seeds []uint64) []*client {
 	}
 	clients := make([]*client, len(seeds))
 	for i := range clients {
-		c := &client{id: first + i, timer: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds), limit: cfg.Transactions}
+		c := &client{id: first + i, timer: -1, downIn: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds), limit: cfg.Transactions}
 		if n := int64(cfg.Clients); c.limit == 0 && cfg.TotalTransactions > 0 {
 			// Shared by every client of the run, each shard's included.
 			c.limit = cfg.TotalTransactions / n
@@ -369,6 +389,10 @@ func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, er
 	t.chooseRand.Seed(seeds[0])
 	t.throttleRand.Seed(seeds[1])
 	t.sampleRand.Seed(seeds[2])
+	t.backoffRand.Seed(seeds[2] ^ 0x9e3779b97f4a7c15)
+	if cfg.Reconnect.Enabled {
+		t.reconns = make(chan reconnResult, len(clients))
+	}
 	if cfg.Rate > 0 {
 		// pgbench's rate is per thread: the union of the threads' Poisson
 		// schedules is one at the whole rate, on one machine or many.
@@ -401,6 +425,7 @@ func (t *thread) start(origin, wall time.Time) {
 		t.endTime = int64(t.cfg.Duration)
 	}
 	t.throttleTrigger = 0
+	t.armWatch()
 	for _, c := range t.clients {
 		c.state = stChooseScript
 		t.requeue(c)

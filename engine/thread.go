@@ -38,6 +38,16 @@ type thread struct {
 	remaining int
 	aborted   int
 	err       error
+
+	// connecting counts the clients whose reconnection is in flight; their
+	// results come over reconns (--reconnect).
+	connecting  int
+	reconns     chan reconnResult
+	backoffRand script.PRNG
+	// watch is set when the loop must look at its waiting clients now and
+	// then (watchdog.go): at nextScan, on the thread clock.
+	watch    bool
+	nextScan int64
 }
 
 // clock returns the time since the run's origin, from the monotonic clock.
@@ -95,7 +105,13 @@ func (t *thread) loop() {
 		for i := range evs {
 			t.dispatch(&evs[i], now)
 		}
+		if t.connecting > 0 {
+			t.takeReconnects(now)
+		}
 		t.fireTimers(now)
+		if t.watch && now >= t.nextScan {
+			t.scan(now)
+		}
 		t.answerSnapshot()
 		if t.run.hard.Load() {
 			t.abortAll()
@@ -133,13 +149,28 @@ func (t *thread) step(c *client, now int64) {
 	}
 	c.advance(now)
 	if c.done() {
-		c.finish()
-		t.remaining--
-		if c.state == stAborted {
-			t.aborted++
-			if t.cfg.ExitOnAbort {
-				t.run.abort()
-			}
+		t.ended(c)
+	}
+}
+
+// stop ends a client that is not done yet in state st (stFinished or
+// stAborted), outside its state machine.
+func (t *thread) stop(c *client, st cstate) {
+	if c.done() {
+		return
+	}
+	c.state = st
+	t.ended(c)
+}
+
+// ended accounts for a client that just finished or aborted.
+func (t *thread) ended(c *client) {
+	c.finish()
+	t.remaining--
+	if c.state == stAborted {
+		t.aborted++
+		if t.cfg.ExitOnAbort {
+			t.run.abort()
 		}
 	}
 }
@@ -147,13 +178,17 @@ func (t *thread) step(c *client, now int64) {
 // deadline returns until when the loop may wait, on the thread clock: the
 // nearest timer, 0 (now) when clients are ready, or -1 for no deadline.
 func (t *thread) deadline() int64 {
-	switch {
-	case len(t.ready) > 0:
+	if len(t.ready) > 0 {
 		return 0
-	case len(t.timers) > 0:
-		return t.timers[0].at
 	}
-	return -1
+	d := int64(-1)
+	if len(t.timers) > 0 {
+		d = t.timers[0].at
+	}
+	if t.watch && (d < 0 || t.nextScan < d) {
+		d = t.nextScan
+	}
+	return d
 }
 
 // dispatch handles one readiness event: pending output is written, input
@@ -193,6 +228,7 @@ func (t *thread) fireTimers(now int64) {
 // wakeWaiting advances sleeping and throttled clients when the run is
 // interrupted, so they notice and stop.
 func (t *thread) wakeWaiting(now int64) {
+	t.finishConnecting(now)
 	for len(t.timers) > 0 {
 		c := t.timers[0].c
 		t.cancelTimer(c)

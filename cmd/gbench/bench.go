@@ -128,7 +128,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		Rate: o.rate, LatencyLimit: time.Duration(o.latencyLimit * float64(time.Millisecond)),
 		MaxTries: o.maxTries, Connect: o.connect, Progress: time.Duration(o.progress) * time.Second,
 		PerCommand: o.perCommand, ExitOnAbort: o.exitOnAbort, VerboseErrors: o.verboseErrors,
-		Debug: o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr, Stdout: shellStdout(env, o),
+		ContinueOnError: o.continueOnError, IOTimeout: o.ioTimeout,
+		Reconnect: engine.Reconnect{Enabled: o.reconnect, Delay: o.reconnectDelay[0], MaxDelay: o.reconnectDelay[1], Max: o.maxReconnects},
+		Debug:     o.debug, Seed: seed, Scale: max(o.scale, 1), Stderr: env.Stderr, Stdout: shellStdout(env, o),
 		SamplingRate: o.samplingRate, Transport: transport,
 		Shard: engine.Shard{Index: o.workerIndex, Count: max(o.workerCount, 1)},
 	}

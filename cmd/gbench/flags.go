@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
+	"time"
 )
 
 // options are pgbench's command-line options plus gbench's, as parsed.
@@ -48,6 +49,12 @@ type options struct {
 	samplingRate      float64
 	verboseErrors     bool
 	exitOnAbort       bool
+	continueOnError   bool
+	// faults (docs/faults.md)
+	reconnect      bool
+	reconnectDelay [2]time.Duration // first wait, cap
+	maxReconnects  int
+	ioTimeout      time.Duration
 
 	// connection and common
 	debug    bool
@@ -111,6 +118,8 @@ var benchOnly = map[string]bool{
 	"random-seed": true, "sampling-rate": true, "verbose-errors": true,
 	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
+	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
+	"io-timeout": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -159,6 +168,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.Var(showScriptValue{}, "show-script", "show builtin script code, then exit")
 	fs.BoolVar(&o.verboseErrors, "verbose-errors", false, "print messages of all errors")
 	fs.BoolVar(&o.exitOnAbort, "exit-on-abort", false, "exit when any client is aborted")
+	fs.BoolVar(&o.continueOnError, "continue-on-error", false, "continue running after an SQL error")
 
 	fs.BoolVar(&o.debug, "debug", false, "print debugging output")
 	fs.StringVarP(&o.dbname, "dbname", "d", "", "database name to connect to\n(a conninfo string or URI also works)")
@@ -177,6 +187,17 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.StringVar(&o.runID, "run-id", "", "the run's name, the same for all its workers: they meet\nthrough the server under it before they start")
 	fs.Var(&startAtValue{o}, "start-at", "start at this wall-clock time instead of meeting\n(RFC 3339, or Unix seconds)")
 	fs.Var(&intValue{p: &o.startTimeout, name: "--start-timeout", min: 1, max: maxInt}, "start-timeout", "wait at most NUM seconds for the other workers (default: 300)")
+	fs.BoolVar(&o.reconnect, "reconnect", false, "a lost, refused or timed-out connection fails the\ntransaction; the client reconnects and goes on")
+	o.reconnectDelay = [2]time.Duration{defaultReconnectDelay, defaultReconnectCap}
+	fs.Var(&backoffValue{&o.reconnectDelay}, "reconnect-delay", "wait before reconnecting, doubled up to MAX\n(default: 50ms,1s; jittered)")
+	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
+	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }
+
+// The defaults of --reconnect-delay: the first wait, and its cap.
+const (
+	defaultReconnectDelay = 50 * time.Millisecond
+	defaultReconnectCap   = time.Second
+)
 
 const maxInt = 1<<31 - 1

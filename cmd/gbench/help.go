@@ -87,6 +87,7 @@ var helpSections = []struct {
 		{name: "sampling-rate", arg: "NUM"},
 		{name: "show-script", arg: "NAME"},
 		{name: "verbose-errors"},
+		{name: "continue-on-error"},
 	}},
 	{"Common options", []helpOption{
 		{name: "debug"},
@@ -107,6 +108,10 @@ var helpSections = []struct {
 		{name: "run-id", arg: "ID"},
 		{name: "start-at", arg: "TIME"},
 		{name: "start-timeout", arg: "NUM"},
+		{name: "reconnect"},
+		{name: "reconnect-delay", arg: "DELAY[,MAX]"},
+		{name: "max-reconnects", arg: "NUM"},
+		{name: "io-timeout", arg: "DURATION"},
 	}},
 }
 

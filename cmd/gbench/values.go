@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gbench/gbench/script"
 )
@@ -273,3 +274,55 @@ func (v *partMethodValue) Set(s string) error {
 }
 func (v *partMethodValue) String() string { return *v.p }
 func (v *partMethodValue) Type() string   { return "METHOD" }
+
+// timeoutValue is a positive duration: Go's syntax ("250ms", "1m30s") or
+// a plain number of seconds, as libpq's connect_timeout.
+type timeoutValue struct {
+	p    *time.Duration
+	name string
+}
+
+func (v *timeoutValue) Set(s string) error {
+	d, err := parseSeconds(s)
+	if err != nil || d <= 0 {
+		return optErrf("invalid value \"%s\" for option %s (want a duration such as 5s or 250ms)", s, v.name)
+	}
+	*v.p = d
+	return nil
+}
+func (v *timeoutValue) String() string { return "" }
+func (v *timeoutValue) Type() string   { return "DURATION" }
+
+// parseSeconds reads a Go duration, or a plain number as seconds.
+func parseSeconds(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f > 1e9 {
+			return 0, fmt.Errorf("out of range")
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	return time.ParseDuration(s)
+}
+
+// backoffValue is --reconnect-delay: the first wait, then optionally
+// ",MAX", the cap of its doubling (at least the first wait).
+type backoffValue struct{ p *[2]time.Duration }
+
+func (v *backoffValue) Set(s string) error {
+	first, capText, hasCap := strings.Cut(s, ",")
+	d, err := parseSeconds(first)
+	if err != nil || d < 0 {
+		return optErrf("invalid value \"%s\" for option --reconnect-delay (want DELAY[,MAX], such as 50ms,1s)", s)
+	}
+	c := max(d, defaultReconnectCap)
+	if hasCap {
+		if c, err = parseSeconds(capText); err != nil || c < d {
+			return optErrf("invalid value \"%s\" for option --reconnect-delay (MAX must be a duration no shorter than DELAY)", s)
+		}
+	}
+	*v.p = [2]time.Duration{d, c}
+	return nil
+}
+func (v *backoffValue) String() string { return "" }
+func (v *backoffValue) Type() string   { return "DELAY[,MAX]" }

@@ -84,6 +84,10 @@ type Reply struct {
 	// Note, when set, is printed on a line of its own before the client's
 	// abort message, as pgbench first prints the reason of some aborts.
 	Note string
+	// Lost is set when the server ended the session with this reply (a
+	// PostgreSQL FATAL or PANIC error): nothing more will come, and the
+	// connection must be closed. Replies still pending are never answered.
+	Lost bool
 }
 
 // CommandError is an error of Encode reported as pgbench's commandFailed

@@ -127,6 +127,7 @@ type decoder struct {
 	results int
 	err     *Error
 	copy    bool // the server started a COPY
+	lost    bool // a FATAL error ended the session
 
 	parsed bool // a ParseComplete came
 
@@ -167,9 +168,17 @@ func (d *decoder) message(typ byte, body []byte, cmd *script.Command, vars *scri
 	case '1':
 		d.parsed = true
 	case 'E':
+		e := decodeError(body)
 		if d.err == nil {
-			d.err = decodeError(body)
+			d.err = e
 			d.err.Index = d.results
+		}
+		if e.Severity == "FATAL" || e.Severity == "PANIC" {
+			// The server closes the connection after it: no
+			// ReadyForQuery will end the reply (libpq reports the error
+			// as the command's result, and pgbench aborts with it).
+			d.lost = true
+			return true, nil
 		}
 	case 'Z':
 		if len(body) != 1 {
@@ -260,7 +269,8 @@ func (d *decoder) finish(cmd *script.Command, vars *script.Vars, r *driver.Reply
 			r.Note = se.Reason()
 		}
 	}
-	d.results, d.err, d.copy, d.store, d.parsed = 0, nil, false, nil, false
+	r.Lost = d.lost
+	d.results, d.err, d.copy, d.store, d.parsed, d.lost = 0, nil, false, nil, false, false
 	d.tuples, d.rows, d.lastTuples, d.lastRows = false, 0, false, 0
 }
 

@@ -136,11 +136,14 @@ type Txn struct {
 	Retried               int64 // transactions retried at least once
 	SerializationFailures int64
 	DeadlockFailures      int64
-	OtherFailures         int64 // gbench: \resp error replies
-	Late                  int64 // successful but over --latency-limit
-	Latency               Simple
-	Lag                   Simple
-	Hist                  *Hist
+	OtherFailures         int64 // \resp error replies, and SQL errors under --continue-on-error
+	// ConnectionFailures are transactions whose connection was lost,
+	// refused or timed out under --reconnect.
+	ConnectionFailures int64
+	Late               int64 // successful but over --latency-limit
+	Latency            Simple
+	Lag                Simple
+	Hist               *Hist
 }
 
 // NewTxn returns empty transaction statistics.
@@ -148,7 +151,7 @@ func NewTxn() *Txn { return &Txn{Hist: NewHist()} }
 
 // Failures returns the number of failed transactions.
 func (t *Txn) Failures() int64 {
-	return t.SerializationFailures + t.DeadlockFailures + t.OtherFailures
+	return t.SerializationFailures + t.DeadlockFailures + t.OtherFailures + t.ConnectionFailures
 }
 
 // Total returns all transactions: processed, skipped and failed.
@@ -163,6 +166,7 @@ func (t *Txn) Merge(o *Txn) {
 	t.SerializationFailures += o.SerializationFailures
 	t.DeadlockFailures += o.DeadlockFailures
 	t.OtherFailures += o.OtherFailures
+	t.ConnectionFailures += o.ConnectionFailures
 	t.Late += o.Late
 	t.Latency.Merge(&o.Latency)
 	t.Lag.Merge(&o.Lag)
@@ -186,6 +190,9 @@ const (
 	SerializationFailure
 	DeadlockFailure
 	OtherFailure
+	// ConnectionFailure: the transaction's connection was lost, refused or
+	// timed out (--reconnect).
+	ConnectionFailure
 )
 
 // Record accumulates one transaction: its outcome, latency and lag in
@@ -209,6 +216,8 @@ func (t *Txn) Record(st Status, latency, lag float64, tries int) {
 		t.SerializationFailures++
 	case DeadlockFailure:
 		t.DeadlockFailures++
+	case ConnectionFailure:
+		t.ConnectionFailures++
 	default:
 		t.OtherFailures++
 	}
@@ -247,6 +256,9 @@ type Block struct {
 	// ConnTime is the time spent connecting and disconnecting under -C, in
 	// microseconds.
 	ConnTime int64
+	// Reconnects counts connections opened again after a lost one
+	// (--reconnect); ReconnectFailures the attempts that failed.
+	Reconnects, ReconnectFailures int64
 }
 
 // NewBlock returns an empty block for scripts with the given command
@@ -278,6 +290,8 @@ func (b *Block) Merge(o *Block) {
 		}
 	}
 	b.ConnTime += o.ConnTime
+	b.Reconnects += o.Reconnects
+	b.ReconnectFailures += o.ReconnectFailures
 }
 
 // Reset empties b, keeping its histograms' memory.
@@ -292,6 +306,7 @@ func (b *Block) Reset() {
 		}
 	}
 	b.ConnTime = 0
+	b.Reconnects, b.ReconnectFailures = 0, 0
 }
 
 // Reset empties c, keeping its histogram's and classes' memory.

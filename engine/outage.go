@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Outage is one window of unavailability seen by a run under --reconnect:
+// from the first connection failure while no window was open to the end
+// of the first transaction that succeeded after it had begun, across all
+// clients. Times are since the benchmark's start.
+type Outage struct {
+	Start time.Duration
+	// End is the end of that first successful transaction; for a window
+	// still open when the run ended, the end of the run.
+	End time.Duration
+	// Open is set when no transaction succeeded after the window began
+	// before the run ended.
+	Open bool
+	// Recovered is when every client that lost its connection in the
+	// window had completed a transaction again; 0 when some never did.
+	Recovered time.Duration
+	// Clients is the number of clients that lost their connection in the
+	// window; Failures the transactions that failed for it.
+	Clients  int
+	Failures int64
+	// First is the first failure's message, for the summary.
+	First string
+	down  int // clients of the window not yet back
+}
+
+// Duration is End - Start.
+func (o *Outage) Duration() time.Duration { return o.End - o.Start }
+
+// outages tracks the windows across every thread of a run. Failures and
+// recoveries take its lock; a successful transaction checks only the
+// atomic open flag and its own client's state, so that the hot path stays
+// free of shared writes while the service is up.
+type outages struct {
+	open atomic.Bool
+	down atomic.Int64 // clients without a connection now
+	mu   sync.Mutex
+	list []Outage
+}
+
+// fail records that client c's transaction failed for its connection at
+// now, on the run's clock.
+func (o *outages) fail(c *client, now int64, msg string) (first bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.open.Load() {
+		o.list = append(o.list, Outage{Start: time.Duration(now), First: msg})
+		o.open.Store(true)
+		first = true
+	}
+	cur := len(o.list) - 1
+	w := &o.list[cur]
+	w.Failures++
+	if c.downIn < 0 {
+		c.downIn = cur
+		w.Clients++
+		w.down++
+		o.down.Add(1)
+	}
+	return first
+}
+
+// succeed records a successful transaction of c that began at begin and
+// ended at now: it ends the open window when it began after the window
+// did, and brings c back when it was down.
+func (o *outages) succeed(c *client, begin, now int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.open.Load() {
+		if w := &o.list[len(o.list)-1]; begin >= int64(w.Start) {
+			w.End = time.Duration(now)
+			o.open.Store(false)
+		}
+	}
+	if c.downIn >= 0 {
+		w := &o.list[c.downIn]
+		if w.down--; w.down == 0 {
+			w.Recovered = time.Duration(now)
+		}
+		c.downIn = -1
+		o.down.Add(-1)
+	}
+}
+
+// windows returns the windows, the one still open closed at end.
+func (o *outages) windows(end time.Duration) []Outage {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.open.Load() {
+		w := &o.list[len(o.list)-1]
+		w.End, w.Open = max(end, w.Start), true
+	}
+	return append([]Outage(nil), o.list...)
+}
