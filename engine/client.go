@@ -315,8 +315,8 @@ func (c *client) recordTxn(now int64, skipped bool) {
 	if !skipped && st == stats.OK {
 		latency = (now - c.txnScheduled) / 1000
 		lag = (c.txnBegin - c.txnScheduled) / 1000
-		if c.th.cfg.Reconnect.Enabled && (c.downIn >= 0 || c.th.run.outages.open.Load()) {
-			c.th.run.outages.succeed(c, c.txnBegin, now)
+		if c.downIn >= 0 {
+			c.th.run.outages.succeed(c, now)
 		}
 	}
 	c.th.recordTxn(c, st, latency, lag, now)

@@ -170,7 +170,7 @@ func (c *client) send(k int, cmd *script.Command, now int64) bool {
 	}
 	c.state, c.wait, c.waitSince = stWaitResult, waitOn(k), now
 	c.th.watchWrite(&cn.sconn)
-	return true
+	return !cn.inputReady()
 }
 
 // encodeFailed aborts the client when a command cannot be built, with

@@ -8,8 +8,13 @@ import (
 
 // Outage is one window of unavailability seen by a run under --reconnect:
 // from the first connection failure while no window was open to the end
-// of the first transaction that succeeded after it had begun, across all
-// clients. Times are since the benchmark's start.
+// of the first successful transaction of a client that lost its
+// connection in it, that is, on a connection opened since. Failures while
+// the window is open join it. Times are since the benchmark's start.
+//
+// Clients whose old connections still answer while the server goes down
+// (a shutdown ends its backends one by one) do not end it: only a new
+// connection shows that the service is back.
 type Outage struct {
 	Start time.Duration
 	// End is the end of that first successful transaction; for a window
@@ -34,9 +39,9 @@ type Outage struct {
 func (o *Outage) Duration() time.Duration { return o.End - o.Start }
 
 // outages tracks the windows across every thread of a run. Failures and
-// recoveries take its lock; a successful transaction checks only the
-// atomic open flag and its own client's state, so that the hot path stays
-// free of shared writes while the service is up.
+// recoveries take its lock; a successful transaction checks only its own
+// client's state, so that the hot path has no shared access while the
+// service is up.
 type outages struct {
 	open atomic.Bool
 	down atomic.Int64 // clients without a connection now
@@ -66,26 +71,22 @@ func (o *outages) fail(c *client, now int64, msg string) (first bool) {
 	return first
 }
 
-// succeed records a successful transaction of c that began at begin and
-// ended at now: it ends the open window when it began after the window
-// did, and brings c back when it was down.
-func (o *outages) succeed(c *client, begin, now int64) {
+// succeed records the first successful transaction of c, down since it
+// lost its connection, ending at now: it ends c's window if still open,
+// and brings c back.
+func (o *outages) succeed(c *client, now int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.open.Load() {
-		if w := &o.list[len(o.list)-1]; begin >= int64(w.Start) {
-			w.End = time.Duration(now)
-			o.open.Store(false)
-		}
+	if o.open.Load() && c.downIn == len(o.list)-1 {
+		o.list[c.downIn].End = time.Duration(now)
+		o.open.Store(false)
 	}
-	if c.downIn >= 0 {
-		w := &o.list[c.downIn]
-		if w.down--; w.down == 0 {
-			w.Recovered = time.Duration(now)
-		}
-		c.downIn = -1
-		o.down.Add(-1)
+	w := &o.list[c.downIn]
+	if w.down--; w.down == 0 {
+		w.Recovered = time.Duration(now)
 	}
+	c.downIn = -1
+	o.down.Add(-1)
 }
 
 // windows returns the windows, the one still open closed at end.

@@ -39,7 +39,7 @@ func (c *client) startPipeline(cmd *script.Command, now int64) bool {
 	}
 	if c.wait != 0 {
 		c.state, c.waitSince = stWaitPrepare, now
-		return true
+		return !c.anyInputReady()
 	}
 	c.enterPipeline()
 	return false
@@ -111,5 +111,16 @@ func (c *client) endPipeline(cmd *script.Command, now int64) bool {
 		c.th.watchWrite(&cn.sconn)
 	}
 	c.state, c.waitSince = stWaitResult, now
-	return c.wait != 0
+	return c.wait != 0 && !c.anyInputReady()
+}
+
+// anyInputReady reports whether a connection the client now waits on has
+// input the loop will not announce (see sconn.inputReady).
+func (c *client) anyInputReady() bool {
+	for k, cn := range c.conns {
+		if c.wait&waitOn(k) != 0 && cn.inputReady() {
+			return true
+		}
+	}
+	return false
 }

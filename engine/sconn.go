@@ -80,5 +80,11 @@ func (c *sconn) flush() (bool, error) {
 	return true, nil
 }
 
+// inputReady reports whether the loop will not tell of what there is to
+// read: input arrived while the client did not wait for it (a server's
+// FATAL message before it closed the connection), or the connection is
+// already known dead. A client that starts to wait then decodes at once.
+func (c *sconn) inputReady() bool { return c.inOff < len(c.in) || c.err != nil }
+
 // dead reports whether the connection failed.
 func (c *sconn) dead() bool { return c.err != nil }

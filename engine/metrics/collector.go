@@ -17,7 +17,7 @@ var (
 		"Transactions by outcome: processed (successful), failed, skipped (--rate with --latency-limit).",
 		[]string{"script", "outcome"}, nil)
 	descFailures = prometheus.NewDesc("gbench_failures_total",
-		"Failed transactions by kind: serialization, deadlock, other (\\resp error replies).",
+		"Failed transactions by kind: serialization, deadlock, other (\\resp error replies, SQL errors under --continue-on-error), connection (--reconnect).",
 		[]string{"script", "kind"}, nil)
 	descRetries = prometheus.NewDesc("gbench_retries_total",
 		"Retries (--max-tries) in all transactions.", []string{"script"}, nil)
@@ -50,7 +50,11 @@ var (
 		"Start of the benchmark, Unix seconds on the run's timeline; 0 before it.", nil, nil)
 	descEnd = prometheus.NewDesc("gbench_end_time_seconds",
 		"End of the benchmark, Unix seconds on the run's timeline; 0 before it.", nil, nil)
-	descInfo = prometheus.NewDesc("gbench_info", "gbench's version, always 1.", []string{"version"}, nil)
+	descInfo       = prometheus.NewDesc("gbench_info", "gbench's version, always 1.", []string{"version"}, nil)
+	descReconnects = prometheus.NewDesc("gbench_reconnects_total",
+		"Reconnection attempts after a lost connection (--reconnect), by result: ok or failed.", []string{"result"}, nil)
+	descDown = prometheus.NewDesc("gbench_clients_down",
+		"Clients without a connection at the last progress tick, waiting to reconnect (--reconnect).", nil, nil)
 )
 
 // collector is an Exporter seen as a prometheus.Collector.
@@ -59,7 +63,7 @@ type collector Exporter
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descTxn, descFailures, descRetries, descRetried, descLate, descLatency,
 		descLag, descLagMax, descCmdLatency, descCmdFailures, descCmdRetries, descClients, descThreads,
-		descRate, descWorkers, descStart, descEnd, descInfo} {
+		descRate, descWorkers, descStart, descEnd, descInfo, descReconnects, descDown} {
 		ch <- d
 	}
 }
@@ -83,6 +87,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descStart, unix(e.started))
 	gauge(descEnd, unix(e.ended))
 	counter(ch, descLate, float64(e.total.Total.Late))
+	counter(ch, descReconnects, float64(e.total.Reconnects), "ok")
+	counter(ch, descReconnects, float64(e.total.ReconnectFailures), "failed")
+	gauge(descDown, float64(e.down))
 	for i, s := range e.scripts {
 		t := e.total.Scripts[i]
 		if len(e.scripts) == 1 {
@@ -114,6 +121,7 @@ func collectTxn(ch chan<- prometheus.Metric, name string, t *stats.Txn, lag bool
 	counter(ch, descFailures, float64(t.SerializationFailures), name, "serialization")
 	counter(ch, descFailures, float64(t.DeadlockFailures), name, "deadlock")
 	counter(ch, descFailures, float64(t.OtherFailures), name, "other")
+	counter(ch, descFailures, float64(t.ConnectionFailures), name, "connection")
 	counter(ch, descRetries, float64(t.Retries), name)
 	counter(ch, descRetried, float64(t.Retried), name)
 	ch <- histogram(descLatency, t.Hist, &t.Latency, name)

@@ -51,6 +51,7 @@ type Exporter struct {
 	ended       time.Time
 	scrapes     int // scrapes since the last update
 	everScraped bool
+	down        int // clients without a connection at the last tick
 }
 
 // New returns an exporter of run's figures, all zero.
@@ -71,6 +72,7 @@ func (e *Exporter) Update(p engine.Progress) {
 		e.started = p.Wall.Add(-p.Elapsed)
 	}
 	e.total.Merge(p.Block)
+	e.down = p.Down
 	e.scrapes = 0
 }
 
@@ -85,6 +87,7 @@ func (e *Exporter) Finish(res *engine.Result) {
 		e.total.Scripts[0].Reset() // one script: the engine copied the total there
 	}
 	e.started, e.ended = res.Start, res.Start.Add(res.Bench)
+	e.down = 0
 	e.scrapes = 0
 }
 

@@ -15,7 +15,7 @@ import (
 //
 //	interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency
 //	sum_lag sum_lag_2 min_lag max_lag skipped retried retries
-//	serialization_failures deadlock_failures [other_failures]
+//	serialization_failures deadlock_failures [other_sql_failures [connection_failures]]
 //
 // pgbench 15 always prints these 15 columns (later versions differ): the
 // lag columns are zero without --rate, the failure columns zero without
@@ -48,6 +48,7 @@ type aggregate struct {
 	retried, retries        int64
 	serialization, deadlock int64
 	other                   int64
+	connection              int64
 }
 
 // NewAggregateLog returns a log of intervals of the given length (at least
@@ -130,6 +131,8 @@ func (a *aggregate) add(e *engine.LogEntry, lag bool) {
 		a.serialization++
 	case stats.DeadlockFailure:
 		a.deadlock++
+	case stats.ConnectionFailure:
+		a.connection++
 	default:
 		a.other++
 	}
@@ -137,7 +140,7 @@ func (a *aggregate) add(e *engine.LogEntry, lag bool) {
 
 // any reports whether the interval saw a transaction.
 func (a *aggregate) any() bool {
-	return a.cnt+a.skipped+a.serialization+a.deadlock+a.other > 0
+	return a.cnt+a.skipped+a.serialization+a.deadlock+a.other+a.connection > 0
 }
 
 // appendAggregate appends an interval's line to dst.
@@ -147,13 +150,16 @@ func appendAggregate(dst []byte, start int64, a *aggregate, o LogOptions) []byte
 	dst = appendFloats(dst, a.latency.Sum, a.latency.Sum2, a.latency.Min, a.latency.Max)
 	dst = appendFloats(dst, a.lag.Sum, a.lag.Sum2, a.lag.Min, a.lag.Max)
 	dst = appendInts(dst, a.skipped, a.retried, a.retries)
-	var ser, dead, other int64
+	var ser, dead, other, conn int64
 	if o.FailuresDetailed {
-		ser, dead, other = a.serialization, a.deadlock, a.other
+		ser, dead, other, conn = a.serialization, a.deadlock, a.other, a.connection
 	}
 	dst = appendInts(dst, ser, dead)
 	if o.OtherFailures {
 		dst = appendInts(dst, other)
+	}
+	if o.ConnectionFailures {
+		dst = appendInts(dst, conn)
 	}
 	return append(dst, '\n')
 }

@@ -42,6 +42,8 @@ type Result struct {
 	Intervals   []Interval `json:"intervals,omitempty"`
 	Aborted     int        `json:"aborted_clients"`
 	Interrupted bool       `json:"interrupted"`
+	// Availability is what --reconnect saw of the server's outages.
+	Availability *Availability `json:"availability,omitempty"`
 	// Context is who measured on what, against which servers; Activity
 	// what the servers did during the run (WAL, checkpoints, autovacuum);
 	// Warnings what of it could have disturbed the figures. A merge keeps
@@ -89,6 +91,18 @@ type Config struct {
 	RandomSeed            uint64    `json:"random_seed"`
 	Defines               []string  `json:"defines,omitempty"`
 	Percentiles           []float64 `json:"percentiles"`
+	ContinueOnError       bool      `json:"continue_on_error,omitempty"`
+	// Reconnect is the --reconnect policy; nil without it.
+	Reconnect  *ReconnectPolicy `json:"reconnect,omitempty"`
+	IOTimeoutS float64          `json:"io_timeout_s,omitempty"`
+}
+
+// ReconnectPolicy is --reconnect's: the first wait, its cap, and the
+// failed attempts in a row after which a client aborts (0: no limit).
+type ReconnectPolicy struct {
+	DelayS    float64 `json:"delay_s"`
+	MaxDelayS float64 `json:"max_delay_s"`
+	Max       int     `json:"max_reconnects"`
 }
 
 // Durations are the run's times, in seconds.
@@ -126,10 +140,13 @@ type Counters struct {
 	SerializationFailures int64 `json:"serialization_failures"`
 	DeadlockFailures      int64 `json:"deadlock_failures"`
 	OtherFailures         int64 `json:"other_failures"`
-	Retried               int64 `json:"retried"`
-	Retries               int64 `json:"retries"`
-	Skipped               int64 `json:"skipped"`
-	Late                  int64 `json:"late"`
+	// ConnectionFailures are transactions whose connection was lost,
+	// refused or timed out (--reconnect).
+	ConnectionFailures int64 `json:"connection_failures,omitempty"`
+	Retried            int64 `json:"retried"`
+	Retries            int64 `json:"retries"`
+	Skipped            int64 `json:"skipped"`
+	Late               int64 `json:"late"`
 }
 
 // Simple is pgbench's count, sum, sum of squares, min and max of values in
@@ -212,6 +229,10 @@ type Interval struct {
 	Counters Counters  `json:"counters"`
 	Latency  Latency   `json:"latency"`
 	Lag      *Simple   `json:"lag,omitempty"`
+	// ClientsDown is the number of clients without a connection at the
+	// interval's end (--reconnect); Reconnects the reconnections in it.
+	ClientsDown int   `json:"clients_down,omitempty"`
+	Reconnects  int64 `json:"reconnects,omitempty"`
 	// Runs is, in a merge, how many of the runs the interval covers: fewer
 	// than the merge's runs when some had stopped or had not reported.
 	Runs int `json:"runs,omitempty"`
@@ -228,10 +249,11 @@ func NewResult(s *Summary, v Versions, intervals []Interval) (*Result, error) {
 			InitialConnS: res.ConnElapsed.Seconds(),
 			ReconnectS:   float64(res.Stats.ConnTime) / 1e6,
 		},
-		Counters:    newCounters(res.Stats.Total),
-		Intervals:   intervals,
-		Aborted:     res.Aborted,
-		Interrupted: res.Interrupted,
+		Counters:     newCounters(res.Stats.Total),
+		Intervals:    intervals,
+		Aborted:      res.Aborted,
+		Interrupted:  res.Interrupted,
+		Availability: newAvailability(s),
 	}
 	r.TPS = rate(r.Counters.Processed, r.Durations.BenchS)
 	r.CPU = newCPU(res.UserCPU.Seconds(), res.SysCPU.Seconds(), r.Counters)
@@ -262,7 +284,11 @@ func newConfig(s *Summary) Config {
 		PerCommand: cfg.PerCommand, FailuresDetailed: s.FailuresDetailed,
 		SamplingRate: cfg.SamplingRate, Scale: s.Scale, RandomSeed: cfg.Seed,
 		PartitionMethod: s.PartitionMethod, Partitions: s.Partitions,
-		Percentiles: append([]float64{}, s.Percentiles...),
+		Percentiles:     append([]float64{}, s.Percentiles...),
+		ContinueOnError: cfg.ContinueOnError, IOTimeoutS: cfg.IOTimeout.Seconds(),
+	}
+	if p := cfg.Reconnect; p.Enabled {
+		c.Reconnect = &ReconnectPolicy{DelayS: p.Delay.Seconds(), MaxDelayS: p.MaxDelay.Seconds(), Max: p.Max}
 	}
 	if cfg.Duration > 0 {
 		c.Mode, c.DurationS, c.TransactionsPerClient = "duration", cfg.Duration.Seconds(), 0
@@ -302,8 +328,8 @@ func newCounters(t *stats.Txn) Counters {
 	return Counters{
 		Total: t.Total(), Processed: t.Cnt, Failed: t.Failures(),
 		SerializationFailures: t.SerializationFailures, DeadlockFailures: t.DeadlockFailures,
-		OtherFailures: t.OtherFailures, Retried: t.Retried, Retries: t.Retries,
-		Skipped: t.Skipped, Late: t.Late,
+		OtherFailures: t.OtherFailures, ConnectionFailures: t.ConnectionFailures,
+		Retried: t.Retried, Retries: t.Retries, Skipped: t.Skipped, Late: t.Late,
 	}
 }
 
@@ -315,6 +341,7 @@ func (c *Counters) add(o *Counters) {
 	c.SerializationFailures += o.SerializationFailures
 	c.DeadlockFailures += o.DeadlockFailures
 	c.OtherFailures += o.OtherFailures
+	c.ConnectionFailures += o.ConnectionFailures
 	c.Retried += o.Retried
 	c.Retries += o.Retries
 	c.Skipped += o.Skipped
@@ -392,7 +419,10 @@ func (iv *Intervals) Add(p engine.Progress) error {
 	t := p.Txn
 	in := Interval{
 		Index: p.Index, End: p.Wall, ElapsedS: p.Elapsed.Seconds(), LengthS: p.Interval.Seconds(),
-		Counters: newCounters(t),
+		Counters: newCounters(t), ClientsDown: p.Down,
+	}
+	if p.Block != nil {
+		in.Reconnects = p.Block.Reconnects
 	}
 	in.TPS = rate(t.Cnt, in.LengthS)
 	var err error

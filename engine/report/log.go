@@ -32,19 +32,24 @@ type LogOptions struct {
 	// FailuresDetailed spells a failure by its kind instead of "failed",
 	// and fills the failure columns of aggregate lines (--failures-detailed).
 	FailuresDetailed bool
-	// OtherFailures adds gbench's other_failures column to aggregate lines,
-	// for programs with \resp commands, whose error replies pgbench's
+	// OtherFailures adds the 16th column of aggregate lines,
+	// other_sql_failures as pgbench 19 names it: SQL errors under
+	// --continue-on-error, and \resp error replies, which pgbench 15's
 	// columns have no place for.
 	OtherFailures bool
+	// ConnectionFailures adds gbench's 17th column, connection_failures
+	// (--reconnect), and the 16th before it.
+	ConnectionFailures bool
 }
 
 // LogOptionsFor returns the log options pgbench 15 uses for cfg.
 func LogOptionsFor(cfg *engine.Config, failuresDetailed bool) LogOptions {
 	return LogOptions{
-		Lag:              cfg.Rate > 0,
-		Retries:          cfg.MaxTries != 1,
-		FailuresDetailed: failuresDetailed,
-		OtherFailures:    cfg.Program != nil && cfg.Program.HasRESP,
+		Lag:                cfg.Rate > 0,
+		Retries:            cfg.MaxTries != 1,
+		FailuresDetailed:   failuresDetailed,
+		OtherFailures:      cfg.Program != nil && cfg.Program.HasRESP || cfg.ContinueOnError || cfg.Reconnect.Enabled,
+		ConnectionFailures: cfg.Reconnect.Enabled,
 	}
 }
 
@@ -55,8 +60,8 @@ func LogOptionsFor(cfg *engine.Config, failuresDetailed bool) LogOptions {
 // transaction_no counts from 1 (the engine's count from 0, plus one, as
 // pgbench increments before logging); time is the latency in microseconds,
 // or the word "skipped", "failed", or under FailuresDetailed
-// "serialization", "deadlock" or "other". It does not allocate when dst has
-// room.
+// "serialization", "deadlock", "other" or (gbench's, --reconnect)
+// "connection". It does not allocate when dst has room.
 func AppendTxLine(dst []byte, e *engine.LogEntry, o LogOptions) []byte {
 	dst = strconv.AppendInt(dst, int64(e.Client), 10)
 	dst = append(dst, ' ')
@@ -97,6 +102,8 @@ func statusWord(st stats.Status, detailed bool) string {
 		return "serialization"
 	case st == stats.DeadlockFailure:
 		return "deadlock"
+	case st == stats.ConnectionFailure:
+		return "connection"
 	}
 	return "other"
 }

@@ -153,6 +153,7 @@ func (m *merger) start(r *Result) *Result {
 		lag := *r.Lag
 		out.Lag = &lag
 	}
+	out.Availability = mergeAvailability(nil, r.Availability, 0)
 	m.acc = map[*Latency]*accum{}
 	m.forEachLatency(&out, r, m.take)
 	return &out
@@ -185,6 +186,7 @@ func (m *merger) add(out, r *Result) {
 	out.CPU.SysS += r.CPU.SysS
 	out.Aborted += r.Aborted
 	out.Interrupted = out.Interrupted || r.Interrupted
+	out.Availability = mergeAvailability(out.Availability, r.Availability, len(out.Parts)-1)
 	out.Lag = mergeSimple(out.Lag, r.Lag)
 	for i := range r.Scripts {
 		m.addScript(&out.Scripts[i], &r.Scripts[i])

@@ -34,6 +34,10 @@ func ProgressLine(out io.Writer, cfg *engine.Config, p engine.Progress, timestam
 	if cfg.MaxTries != 1 {
 		w.printf(", %d retried, %d retries", t.Retried, t.Retries)
 	}
+	if cfg.Reconnect.Enabled {
+		// gbench's: whose connections failed, and who is still without one.
+		w.printf(", %d connection failures, %d of %d clients down", t.ConnectionFailures, p.Down, cfg.Clients)
+	}
 	if len(percentiles) > 0 && t.Hist.Count() > 0 {
 		for _, q := range percentiles {
 			w.printf(", %s %.3f ms", percentileName(q), float64(t.Hist.Quantile(q))/1000.0)

@@ -93,6 +93,7 @@ func Text(out io.Writer, s *Summary) error {
 	failures, totalCnt := total.Failures(), total.Total()
 	w.printf("number of failed transactions: %d (%s%%)\n", failures, fmtPct(pct(failures, totalCnt)))
 	writeFailures(w, "", total, s, totalCnt)
+	writeOutages(w, s, total, totalCnt)
 	// As pgbench: the other figures mean nothing when no transaction ran
 	// to its end or was skipped (every client aborted, or all failed).
 	if total.Cnt+total.Skipped <= 0 {
@@ -136,7 +137,7 @@ func writeFailures(w *writer, prefix string, t *stats.Txn, s *Summary, of int64)
 	if s.FailuresDetailed {
 		w.printf("%snumber of serialization failures: %d (%s%%)\n", prefix, t.SerializationFailures, fmtPct(pct(t.SerializationFailures, of)))
 		w.printf("%snumber of deadlock failures: %d (%s%%)\n", prefix, t.DeadlockFailures, fmtPct(pct(t.DeadlockFailures, of)))
-		if t.OtherFailures > 0 || cfg.Program.HasRESP {
+		if t.OtherFailures > 0 || cfg.Program.HasRESP || cfg.ContinueOnError {
 			w.printf("%snumber of other failures: %d (%s%%)\n", prefix, t.OtherFailures, fmtPct(pct(t.OtherFailures, of)))
 		}
 	}

@@ -118,7 +118,8 @@ func (v *validator) counters(field string, c *Counters) {
 	}{
 		{"total", c.Total}, {"processed", c.Processed}, {"failed", c.Failed},
 		{"serialization_failures", c.SerializationFailures}, {"deadlock_failures", c.DeadlockFailures},
-		{"other_failures", c.OtherFailures}, {"retried", c.Retried}, {"retries", c.Retries},
+		{"other_failures", c.OtherFailures}, {"connection_failures", c.ConnectionFailures},
+		{"retried", c.Retried}, {"retries", c.Retries},
 		{"skipped", c.Skipped}, {"late", c.Late},
 	} {
 		v.count(field+"."+f.name, f.n)
@@ -126,8 +127,8 @@ func (v *validator) counters(field string, c *Counters) {
 	if v.err != nil {
 		return
 	}
-	v.check(c.Failed == c.SerializationFailures+c.DeadlockFailures+c.OtherFailures, field+".failed",
-		"is %d, not the sum of the failures by kind (%d)", c.Failed, c.SerializationFailures+c.DeadlockFailures+c.OtherFailures)
+	byKind := c.SerializationFailures + c.DeadlockFailures + c.OtherFailures + c.ConnectionFailures
+	v.check(c.Failed == byKind, field+".failed", "is %d, not the sum of the failures by kind (%d)", c.Failed, byKind)
 	v.check(c.Total == c.Processed+c.Failed+c.Skipped, field+".total",
 		"is %d, not processed + failed + skipped (%d)", c.Total, c.Processed+c.Failed+c.Skipped)
 }
