@@ -22,10 +22,11 @@ type Redis struct {
 	// Log is the server log.
 	Log string
 
-	t    testing.TB
-	bin  string
-	args []string // the command line, as started
-	cmd  *exec.Cmd
+	t        testing.TB
+	bin      string
+	args     []string // the command line, as started
+	cmd      *exec.Cmd
+	password string // --requirepass, for Do
 }
 
 // redisBin finds redis-server on PATH or in /usr/bin.
@@ -50,6 +51,11 @@ func StartRedis(t testing.TB, args ...string) *Redis {
 	r := &Redis{t: t, bin: redisBin(t), Port: freePort(t), Log: filepath.Join(dir, "redis.log")}
 	r.args = append([]string{"--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--dir", dir,
 		"--save", "", "--appendonly", "no", "--logfile", r.Log}, args...)
+	for i, a := range args {
+		if a == "--requirepass" && i+1 < len(args) {
+			r.password = args[i+1]
+		}
+	}
 	t.Cleanup(r.kill)
 	r.Start()
 	return r
@@ -69,7 +75,7 @@ func (r *Redis) Start() {
 	if err := r.cmd.Start(); err != nil {
 		need(r.t, "start redis-server: %v", err)
 	}
-	if !waitFor(20*time.Second, func() bool { _, err := Command(r.Addr(), "PING"); return err == nil }) {
+	if !waitFor(20*time.Second, func() bool { _, err := r.Do("PING"); return err == nil }) {
 		r.t.Fatalf("redis-server on %s did not answer PING\n%s", r.Addr(), tail(r.Log))
 	}
 }
@@ -106,7 +112,7 @@ func (r *Redis) Replica(t testing.TB, args ...string) *Redis {
 	t.Helper()
 	rep := StartRedis(t, append([]string{"--replicaof", "127.0.0.1", strconv.Itoa(r.Port)}, args...)...)
 	if !waitFor(20*time.Second, func() bool {
-		info, _ := Command(rep.Addr(), "INFO", "replication")
+		info, _ := rep.Do("INFO", "replication")
 		return strings.Contains(info, "master_link_status:up")
 	}) {
 		t.Fatalf("replica %s never linked to %s\n%s", rep.Addr(), r.Addr(), tail(rep.Log))
@@ -114,11 +120,18 @@ func (r *Redis) Replica(t testing.TB, args ...string) *Redis {
 	return rep
 }
 
+// Do is Command on r, authenticated with the --requirepass r was started
+// with.
+func (r *Redis) Do(args ...string) (string, error) { return command(r.Addr(), r.password, args...) }
+
 // Command sends one command to the server at addr on a new connection and
 // returns its reply as text: a status or bulk string as it is, an integer
 // in decimal, an array's elements one a line. An error reply is an error.
 // It waits up to 2 s.
-func Command(addr string, args ...string) (string, error) {
+func Command(addr string, args ...string) (string, error) { return command(addr, "", args...) }
+
+// command is Command, after AUTH password when password is not "".
+func command(addr, password string, args ...string) (string, error) {
 	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
 		return "", err
@@ -126,14 +139,27 @@ func Command(addr string, args ...string) (string, error) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(2 * time.Second))
 	var b strings.Builder
-	fmt.Fprintf(&b, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	if password != "" {
+		appendCommand(&b, "AUTH", password)
 	}
+	appendCommand(&b, args...)
 	if _, err := c.Write([]byte(b.String())); err != nil {
 		return "", err
 	}
-	return readReply(bufio.NewReader(c))
+	br := bufio.NewReader(c)
+	if password != "" {
+		if _, err := readReply(br); err != nil {
+			return "", fmt.Errorf("AUTH: %w", err)
+		}
+	}
+	return readReply(br)
+}
+
+func appendCommand(b *strings.Builder, args ...string) {
+	fmt.Fprintf(b, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(b, "$%d\r\n%s\r\n", len(a), a)
+	}
 }
 
 // readReply reads one RESP2 reply.

@@ -18,11 +18,14 @@ const SentinelMaster = "gbench"
 // and short timeouts (down after 1 s, failover timeout 10 s).
 type Sentinel struct {
 	*Redis
+	masterPassword string // the master's --requirepass, which its replicas share
 }
 
 // StartSentinel starts a Sentinel monitoring master and returns once it
 // answers with master's address and has found master's replicas (if any).
-// args are extra sentinel.conf lines ("sentinel auth-pass gbench pw").
+// args are extra sentinel.conf lines: "sentinel auth-pass gbench <pw>" for a
+// master with a password (its replicas must have the same), "requirepass
+// <pw>" for a Sentinel that asks for one.
 func StartSentinel(t testing.TB, master *Redis, args ...string) *Sentinel {
 	t.Helper()
 	dir := newDir(t, nil)
@@ -38,11 +41,16 @@ func StartSentinel(t testing.TB, master *Redis, args ...string) *Sentinel {
 		t.Fatal(err)
 	}
 	r := &Redis{t: t, bin: redisBin(t), Port: freePort(t), Log: filepath.Join(dir, "sentinel.log")}
+	for _, a := range args {
+		if pw, ok := strings.CutPrefix(a, "requirepass "); ok {
+			r.password = pw
+		}
+	}
 	r.args = []string{conf, "--sentinel", "--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1",
 		"--dir", dir, "--logfile", r.Log}
 	t.Cleanup(r.kill)
 	r.Start()
-	s := &Sentinel{r}
+	s := &Sentinel{Redis: r, masterPassword: master.password}
 	if got := s.Master(); got != master.Addr() {
 		t.Fatalf("sentinel reports master %q, want %s", got, master.Addr())
 	}
@@ -52,7 +60,7 @@ func StartSentinel(t testing.TB, master *Redis, args ...string) *Sentinel {
 // Master is the master's address as the Sentinel reports it
 // (SENTINEL get-master-addr-by-name), "" when it cannot say.
 func (s *Sentinel) Master() string {
-	reply, err := Command(s.Addr(), "SENTINEL", "get-master-addr-by-name", SentinelMaster)
+	reply, err := s.Do("SENTINEL", "get-master-addr-by-name", SentinelMaster)
 	host, port, ok := strings.Cut(reply, "\n")
 	if err != nil || !ok {
 		return ""
@@ -65,7 +73,7 @@ func (s *Sentinel) Master() string {
 func (s *Sentinel) WaitReplicas(n int) {
 	s.t.Helper()
 	if !waitFor(20*time.Second, func() bool {
-		reply, err := Command(s.Addr(), "SENTINEL", "replicas", SentinelMaster)
+		reply, err := s.Do("SENTINEL", "replicas", SentinelMaster)
 		return err == nil && strings.Count(reply, "master-link-status\nok") >= n
 	}) {
 		s.t.Fatalf("sentinel %s never saw %d replicas in a good state\n%s", s.Addr(), n, tail(s.Log))
@@ -82,7 +90,7 @@ func (s *Sentinel) Failover() string {
 	// Right after start the Sentinel may not yet have the replica's
 	// details and refuses ("NOGOODSLAVE"): try again for a while.
 	ok := waitFor(20*time.Second, func() bool {
-		_, err = Command(s.Addr(), "SENTINEL", "failover", SentinelMaster)
+		_, err = s.Do("SENTINEL", "failover", SentinelMaster)
 		return err == nil
 	})
 	if !ok {
@@ -91,7 +99,7 @@ func (s *Sentinel) Failover() string {
 	var now string
 	if !waitFor(30*time.Second, func() bool {
 		now = s.Master()
-		role, _ := Command(now, "ROLE")
+		role, _ := command(now, s.masterPassword, "ROLE")
 		return now != "" && now != old && strings.HasPrefix(role, "master")
 	}) {
 		s.t.Fatalf("no new master after SENTINEL failover (still %s)\n%s", now, tail(s.Log))
