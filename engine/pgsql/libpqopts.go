@@ -85,7 +85,7 @@ func takeInt(params map[string]string, key string) (int, bool, error) {
 	delete(params, key)
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
 	if err != nil {
-		return 0, false, fmt.Errorf(`invalid integer value "%s" for connection option "%s"`, s, key)
+		return 0, false, &optionError{fmt.Sprintf(`invalid integer value "%s" for connection option "%s"`, s, key)}
 	}
 	return max(int(v), 0), true, nil
 }
@@ -105,8 +105,14 @@ func takeBalance(params map[string]string) (bool, error) {
 	case "random":
 		return true, nil
 	}
-	return false, fmt.Errorf(`invalid load_balance_hosts value: "%s"`, s)
+	return false, &optionError{fmt.Sprintf(`invalid load_balance_hosts value: "%s"`, s)}
 }
+
+// optionError is an invalid value of an option ParseConfig reads itself,
+// worded as libpq words it. ConfigErrorReason returns its text.
+type optionError struct{ msg string }
+
+func (e *optionError) Error() string { return e.msg }
 
 // errNoSocket says that a dial function returned a connection whose socket
 // cannot be reached to set options on.
