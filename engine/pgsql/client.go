@@ -20,7 +20,7 @@ type Client struct{ pc *pgconn.PgConn }
 
 // Open connects a Client.
 func (c *Config) Open(ctx context.Context) (*Client, error) {
-	pc, err := pgconn.ConnectConfig(ctx, c.pg)
+	pc, err := pgconn.ConnectConfig(ctx, c.connectConfig(nil))
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (c *Config) Open(ctx context.Context) (*Client, error) {
 // pgbench shows them during -i and its pre-run vacuum. Notices are
 // written on the goroutine using the Client; write errors are dropped.
 func (c *Config) OpenNotices(ctx context.Context, w io.Writer) (*Client, error) {
-	cfg := c.pg.Copy()
+	cfg := c.connectConfig(nil)
 	cfg.OnNotice = noticeWriter(w)
 	pc, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
@@ -130,7 +130,7 @@ func (c *Client) Ping(ctx context.Context) error { return c.pc.Ping(ctx) }
 func (c *Config) WithDatabase(db string) *Config {
 	cfg := c.pg.Copy()
 	cfg.Database = db
-	return &Config{pg: cfg}
+	return &Config{pg: cfg, opts: c.opts}
 }
 
 // Password returns the password the configuration connects with ("" when

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -26,18 +27,59 @@ type Conn struct {
 // Config is a parsed connection configuration; parse it once and connect
 // many times.
 type Config struct {
-	pg *pgconn.Config
+	pg   *pgconn.Config
+	opts libpqOpts
 }
 
 // ParseConfig parses a conninfo string or URI; empty fields come from the
 // PG* environment variables and the defaults, as with libpq.
+//
+// Beyond what pgx reads, it takes libpq's tcp_user_timeout (ms),
+// keepalives, keepalives_idle, keepalives_interval, keepalives_count (s,
+// count) and load_balance_hosts (disable or random; also
+// PGLOADBALANCEHOSTS), which pgx would otherwise send to the server as
+// run-time parameters. connect_timeout=1 is read as 2, libpq's minimum.
 func ParseConfig(conninfo string) (*Config, error) {
 	c, err := pgconn.ParseConfig(conninfo)
 	if err != nil {
 		return nil, err
 	}
+	opts, err := takeLibpqOpts(c.RuntimeParams)
+	if err != nil {
+		return nil, err
+	}
+	if c.ConnectTimeout > 0 && c.ConnectTimeout < minConnectTimeout {
+		c.ConnectTimeout = minConnectTimeout
+		d := net.Dialer{Timeout: minConnectTimeout}
+		c.DialFunc = d.DialContext
+	}
 	c.AfterNetConnect = handshakeFirst(c.AfterNetConnect)
-	return &Config{pg: c}, nil
+	return &Config{pg: c, opts: opts}, nil
+}
+
+// minConnectTimeout is libpq's floor for connect_timeout: "1" waits 2 s,
+// since a timeout counted in whole seconds could expire at once.
+const minConnectTimeout = 2 * time.Second
+
+// connectConfig is the pgconn configuration of one connection: its
+// sockets opened by dial (nil: pgx's dialer) and set up as the libpq
+// options say, its hosts in a new random order for load_balance_hosts=random.
+// Every call chooses afresh, so that a client that connects again after a
+// failover tries the hosts again and finds the new primary.
+func (c *Config) connectConfig(dial DialFunc) *pgconn.Config {
+	cfg := c.pg.Copy()
+	if dial == nil {
+		dial = c.pg.DialFunc
+	}
+	if c.opts.sockSet {
+		dial = withSockOpts(dial, c.opts.sock)
+	}
+	cfg.DialFunc = dial
+	if c.opts.balance {
+		shuffleHosts(cfg)
+		cfg.LookupFunc = shuffledLookup(cfg.LookupFunc)
+	}
+	return cfg
 }
 
 // handshakeFirst completes a TLS handshake as soon as the connection is
@@ -73,13 +115,14 @@ func (c *Config) Port() uint16 { return c.pg.Port }
 type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // Connect opens a connection, with sockets opened by dial when it is not
-// nil, and takes it over from pgconn.
+// nil, and takes it over from pgconn. Each call tries the hosts again from
+// the start of the list (shuffled anew with load_balance_hosts=random) and
+// checks target_session_attrs on the one it reaches, so a reconnect finds a
+// new primary; connect_timeout applies to each address tried, as in libpq.
+// Connect is safe for concurrent use.
 func (c *Config) Connect(ctx context.Context, dial DialFunc) (*Conn, error) {
-	cfg := c.pg.Copy()
-	if dial == nil {
-		dial = c.pg.DialFunc
-	}
-	d := &keepRefused{next: dial}
+	cfg := c.connectConfig(dial)
+	d := &keepRefused{next: cfg.DialFunc}
 	cfg.DialFunc = d.dial
 	pc, err := pgconn.ConnectConfig(ctx, cfg)
 	d.closeParked()

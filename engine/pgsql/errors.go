@@ -100,6 +100,9 @@ func (e *trimmedError) Unwrap() error { return e.err }
 // without the connection string it quotes (which may hold a password), and
 // whether err is such an error.
 func ConfigErrorReason(err error) (string, bool) {
+	if oe, ok := errors.AsType[*optionError](err); ok {
+		return oe.msg, true
+	}
 	var pe *pgconn.ParseConfigError
 	if !errors.As(err, &pe) {
 		return "", false

@@ -44,7 +44,7 @@ func (r *Rendezvous) Arrive(ctx context.Context, key string, index int) (bool, e
 	}
 	name := fleetName(key, index)
 	cfg.RuntimeParams["application_name"] = name
-	conn, err := (&Config{pg: cfg}).Open(ctx)
+	conn, err := (&Config{pg: cfg, opts: r.cfg.opts}).Open(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -18,10 +18,26 @@ import (
 // then SELECT o.DB when it is not 0. The commands go out in one write and every reply is
 // checked; a refusal reads like `redis AUTH failed: WRONGPASS ...`.
 //
+// With o.MasterName set (a redis-sentinel:// URL), Dial first asks the
+// Sentinels, in order, where that master is (SENTINEL
+// get-master-addr-by-name), connects there and checks with ROLE that the
+// server is a master; a Sentinel that is down, does not know the master or
+// names a server that is no longer one is passed over for the next. Each
+// call asks again, so a client that connects again after a failover finds
+// the new master. Only the master's socket is opened by o.DialFunc.
+//
 // The returned connection has no deadline, nothing of it is buffered and the
 // caller must close it. Errors never contain the password. Dial is safe for
 // concurrent use; o.TLS is only read.
 func Dial(ctx context.Context, o Options) (net.Conn, error) {
+	if o.MasterName != "" {
+		return dialSentinel(ctx, o)
+	}
+	return dialServer(ctx, o)
+}
+
+// dialServer connects to o.Addr and runs the handshake.
+func dialServer(ctx context.Context, o Options) (net.Conn, error) {
 	conn, err := dialTransport(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("redis connect to %s: %w", o.Redacted(), err)

@@ -41,15 +41,48 @@ func (p *urlParser) param(key, val string) error {
 		return p.password(val)
 	case "protocol":
 		return p.protocol(val)
-	case "dial_timeout":
-		return timeout(&p.o.DialTimeout, key, val)
+	case "dial_timeout", "connect_timeout":
+		return p.dialTimeout(key, val)
 	case "read_timeout":
 		return timeout(&p.o.ReadTimeout, key, val)
 	case "insecure_skip_verify":
 		return p.skipVerify(val)
+	case "sentinel_user", "sentinel_password":
+		return p.sentinelAuth(key, val)
 	}
 	return fmt.Errorf("unknown parameter %q (want db, user, password, protocol, "+
-		"dial_timeout, read_timeout or insecure_skip_verify)", key)
+		"dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, "+
+		"sentinel_user or sentinel_password)", key)
+}
+
+// dialTimeout sets the connect timeout from dial_timeout or from
+// connect_timeout, its name in libpq; giving both is refused rather than
+// one silently winning.
+func (p *urlParser) dialTimeout(key, val string) error {
+	set := &p.dialSet
+	if key == "connect_timeout" {
+		set = &p.connectSet
+	}
+	if *set {
+		return fmt.Errorf("%s given twice", key)
+	}
+	*set = true
+	if p.dialSet && p.connectSet {
+		return errors.New("connect_timeout and dial_timeout are the same setting: give one of them")
+	}
+	return timeout(&p.o.DialTimeout, key, val)
+}
+
+func (p *urlParser) sentinelAuth(key, val string) error {
+	if p.o.MasterName == "" {
+		return fmt.Errorf("%s needs a redis-sentinel:// URL", key)
+	}
+	dst := &p.o.SentinelUsername
+	if key == "sentinel_password" {
+		dst = &p.o.SentinelPassword
+	}
+	*dst = val
+	return nil
 }
 
 func (p *urlParser) user(val string) error {

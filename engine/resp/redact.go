@@ -15,7 +15,14 @@ const redacted = "xxxxx"
 // the defaults and insecure_skip_verify are kept.
 func (o Options) Redacted() string {
 	var b strings.Builder
-	if o.Network == "unix" {
+	if o.MasterName != "" {
+		b.WriteString("redis-sentinel://")
+		o.writeUserinfo(&b)
+		b.WriteString(strings.Join(o.Sentinels, ",") + "/" + url.PathEscape(o.MasterName))
+		if o.DB != 0 {
+			b.WriteString("/" + strconv.Itoa(o.DB))
+		}
+	} else if o.Network == "unix" {
 		b.WriteString("unix://")
 		o.writeUserinfo(&b)
 		b.WriteString(pathEscaper.Replace(o.Addr))
@@ -70,6 +77,12 @@ func (o Options) writeParams(b *strings.Builder) {
 	if o.TLS != nil && o.TLS.InsecureSkipVerify {
 		add("insecure_skip_verify=true")
 	}
+	if o.SentinelUsername != "" {
+		add("sentinel_user=" + url.QueryEscape(o.SentinelUsername))
+	}
+	if o.SentinelPassword != "" {
+		add("sentinel_password=" + redacted)
+	}
 }
 
 // RedactURL returns a Redis URL, valid or not, the way ParseURL's errors
@@ -117,5 +130,6 @@ func redactQuery(q string) string {
 
 var publicParams = map[string]bool{
 	"db": true, "user": true, "protocol": true, "dial_timeout": true,
-	"read_timeout": true, "insecure_skip_verify": true,
+	"read_timeout": true, "insecure_skip_verify": true, "connect_timeout": true,
+	"sentinel_user": true,
 }

@@ -36,6 +36,15 @@ type Options struct {
 	// DialFunc, when set, opens the network connection instead of a
 	// net.Dialer (the engine uses it to take sockets over after setup).
 	DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// MasterName, when set, makes Dial ask Sentinels for the master of
+	// that name instead of connecting to Addr (redis-sentinel:// URLs).
+	MasterName string
+	// Sentinels are the Sentinels' "host:port" addresses, asked in order.
+	Sentinels []string
+	// SentinelUsername and SentinelPassword authenticate to the Sentinels
+	// (Username and Password are the master's).
+	SentinelUsername, SentinelPassword string
 }
 
 // ParseURL parses a Redis connection URL:
@@ -44,6 +53,12 @@ type Options struct {
 //	rediss://...                      the same over TLS
 //	unix://[[user]:password@]/path/to/redis.sock[?param=value&...]
 //	/path/to/redis.sock[?param=value&...]
+//	redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master[/db][?param=value&...]
+//
+// A redis-sentinel URL lists Sentinels (port 26379 by default) and the
+// name of the master they monitor; Dial asks them where the master is on
+// every call. Its user and password are the master's; the Sentinels'
+// come from the sentinel_user and sentinel_password parameters.
 //
 // The host defaults to 127.0.0.1, the port to 6379 and db to 0. As with
 // redis-cli, userinfo without a colon ("redis://secret@host") is a password.
@@ -55,7 +70,10 @@ type Options struct {
 //	protocol=2|3              3 switches the connection to RESP3 with HELLO 3
 //	dial_timeout=D            connect timeout, a Go duration such as 2s or a number
 //	read_timeout=D            of seconds; 0 means none (defaults 5s and 3s)
+//	connect_timeout=D         dial_timeout under libpq's name (not both)
 //	insecure_skip_verify=true rediss only: do not verify the server certificate
+//	sentinel_user=NAME        redis-sentinel only: ACL user and password for the
+//	sentinel_password=PW      Sentinels (AUTH before SENTINEL get-master-addr-by-name)
 //
 // Errors read `invalid redis URL "<url>": <problem>` with the password
 // replaced by "xxxxx", as are the values of unknown parameters. (A password
@@ -108,6 +126,7 @@ func splitURL(s string) urlParts {
 type urlParser struct {
 	o                     Options
 	dbSet, userSet, pwSet bool
+	dialSet, connectSet   bool // dial_timeout, connect_timeout given
 }
 
 func (p *urlParser) parse(u urlParts) error {
@@ -121,8 +140,10 @@ func (p *urlParser) parse(u urlParts) error {
 		err = p.unixPath(u.rest, true)
 	case u.scheme == "redis" || u.scheme == "rediss":
 		err = p.tcp(u)
+	case u.scheme == "redis-sentinel":
+		err = p.sentinel(u)
 	default:
-		return fmt.Errorf("unsupported scheme %q (want redis, rediss or unix)", u.scheme)
+		return fmt.Errorf("unsupported scheme %q (want redis, rediss, redis-sentinel or unix)", u.scheme)
 	}
 	if err != nil {
 		return err
@@ -135,7 +156,7 @@ func (p *urlParser) parse(u urlParts) error {
 
 func (p *urlParser) tcp(u urlParts) error {
 	hostport, path, _ := strings.Cut(u.rest, "/")
-	host, port, err := splitHostPort(hostport)
+	host, port, err := splitHostPort(hostport, DefaultPort)
 	if err != nil {
 		return err
 	}
@@ -151,7 +172,7 @@ func (p *urlParser) tcp(u urlParts) error {
 
 // splitHostPort splits "host", "host:port", "[v6]" or "[v6]:port", filling
 // in the defaults.
-func splitHostPort(hp string) (host, port string, err error) {
+func splitHostPort(hp string, defaultPort int) (host, port string, err error) {
 	host, port = hp, ""
 	if strings.HasPrefix(hp, "[") {
 		end := strings.IndexByte(hp, ']')
@@ -173,12 +194,37 @@ func splitHostPort(hp string) (host, port string, err error) {
 		host = DefaultHost
 	}
 	if port == "" {
-		return host, strconv.Itoa(DefaultPort), nil
+		return host, strconv.Itoa(defaultPort), nil
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return "", "", fmt.Errorf("invalid port %q", port)
 	}
 	return host, port, nil
+}
+
+// sentinel parses "host[:port][,host[:port]...]/master[/db]".
+func (p *urlParser) sentinel(u urlParts) error {
+	hosts, path, _ := strings.Cut(u.rest, "/")
+	for hp := range strings.SplitSeq(hosts, ",") {
+		host, port, err := splitHostPort(hp, DefaultSentinelPort)
+		if err != nil {
+			return err
+		}
+		p.o.Sentinels = append(p.o.Sentinels, net.JoinHostPort(host, port))
+	}
+	name, db, hasDB := strings.Cut(path, "/")
+	name, err := url.PathUnescape(name)
+	if err != nil {
+		return errors.New("invalid percent-encoding in the master name")
+	}
+	if name == "" {
+		return errors.New("a redis-sentinel URL needs the master name, as in redis-sentinel://host:26379/mymaster")
+	}
+	p.o.Network, p.o.MasterName = "tcp", name
+	if !hasDB {
+		return nil
+	}
+	return p.db(db)
 }
 
 func (p *urlParser) unixPath(path string, escaped bool) error {

@@ -2,6 +2,7 @@ package resp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,10 @@ func redactedRoundTrip(o Options) string {
 		return fmt.Sprintf("Redacted %q of %+v parses with password %q", red, o, back.Password)
 	}
 	back.Password = o.Password
+	if o.SentinelPassword != "" && back.SentinelPassword != redacted {
+		return fmt.Sprintf("Redacted %q of %+v parses with sentinel password %q", red, o, back.SentinelPassword)
+	}
+	back.SentinelPassword = o.SentinelPassword
 	if !sameOptions(o, back) || back.Redacted() != red {
 		return fmt.Sprintf("Redacted %q of %+v parses as %+v", red, o, back)
 	}
@@ -105,7 +110,9 @@ func sameOptions(a, b Options) bool {
 	return a.Network == b.Network && a.Addr == b.Addr && a.Username == b.Username &&
 		a.Password == b.Password && a.DB == b.DB && a.Protocol == b.Protocol &&
 		a.DialTimeout == b.DialTimeout && a.ReadTimeout == b.ReadTimeout &&
-		(a.TLS == nil) == (b.TLS == nil) && skip(a) == skip(b)
+		(a.TLS == nil) == (b.TLS == nil) && skip(a) == skip(b) &&
+		a.MasterName == b.MasterName && slices.Equal(a.Sentinels, b.Sentinels) &&
+		a.SentinelUsername == b.SentinelUsername && a.SentinelPassword == b.SentinelPassword
 }
 
 func TestParseURLTimeouts(t *testing.T) {
@@ -119,6 +126,34 @@ func TestParseURLTimeouts(t *testing.T) {
 	if o, err = ParseURL("redis://h?read_timeout=0"); err != nil || o.ReadTimeout != 0 {
 		t.Errorf("read_timeout=0: %v, %v", o.ReadTimeout, err)
 	}
+	// connect_timeout is dial_timeout under libpq's name: seconds, or a
+	// Go duration
+	if o, err = ParseURL("redis://h?connect_timeout=7"); err != nil || o.DialTimeout != 7*time.Second {
+		t.Errorf("connect_timeout=7: %v, %v", o.DialTimeout, err)
+	}
+	if o, err = ParseURL("redis-sentinel://s/m?connect_timeout=1.5s"); err != nil || o.DialTimeout != 1500*time.Millisecond {
+		t.Errorf("connect_timeout=1.5s: %v, %v", o.DialTimeout, err)
+	}
+}
+
+func TestParseSentinelURL(t *testing.T) {
+	o, err := ParseURL("redis-sentinel://alice:s3cret@s1,s2:26380,[::1]:5000/my%20master/2?sentinel_user=sam&sentinel_password=pw&protocol=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Options{Network: "tcp", Username: "alice", Password: "s3cret", DB: 2, Protocol: 3,
+		DialTimeout: DefaultDialTimeout, ReadTimeout: DefaultReadTimeout, MasterName: "my master",
+		Sentinels:        []string{"s1:26379", "s2:26380", "[::1]:5000"},
+		SentinelUsername: "sam", SentinelPassword: "pw"}
+	if !sameOptions(o, want) {
+		t.Errorf("got %+v\nwant %+v", o, want)
+	}
+	if got, wantRed := o.Redacted(), "redis-sentinel://alice:xxxxx@s1:26379,s2:26380,[::1]:5000/my%20master/2?protocol=3&sentinel_user=sam&sentinel_password=xxxxx"; got != wantRed {
+		t.Errorf("Redacted\n got %s\nwant %s", got, wantRed)
+	}
+	if diff := redactedRoundTrip(o); diff != "" {
+		t.Error(diff)
+	}
 }
 
 func TestParseURLErrors(t *testing.T) {
@@ -126,7 +161,7 @@ func TestParseURLErrors(t *testing.T) {
 		in, want string
 	}{
 		{"localhost:6379", `invalid redis URL "localhost:6379": want redis://, rediss://, unix:// or an absolute socket path`},
-		{"http://h", `invalid redis URL "http://h": unsupported scheme "http" (want redis, rediss or unix)`},
+		{"http://h", `invalid redis URL "http://h": unsupported scheme "http" (want redis, rediss, redis-sentinel or unix)`},
 		{"redis://h:0", `invalid redis URL "redis://h:0": invalid port "0"`},
 		{"redis://:s3cret@h:abc", `invalid redis URL "redis://:xxxxx@h:abc": invalid port "abc"`},
 		{"redis://alice:s3cret@h:70000", `invalid redis URL "redis://alice:xxxxx@h:70000": invalid port "70000"`},
@@ -139,7 +174,7 @@ func TestParseURLErrors(t *testing.T) {
 		{"redis://:s3cret@h?password=s3cret", `invalid redis URL "redis://:xxxxx@h?password=xxxxx": password given twice`},
 		{"redis://:s3%zzcret@h", `invalid redis URL "redis://:xxxxx@h": invalid percent-encoding in the password`},
 		{"redis://h?password=s3%zzcret", `invalid redis URL "redis://h?password=xxxxx": invalid percent-encoding in parameter "password"`},
-		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, read_timeout or insecure_skip_verify)`},
+		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, sentinel_user or sentinel_password)`},
 		{"redis://h?protocol=4", `invalid redis URL "redis://h?protocol=4": invalid protocol "4": want 2 or 3`},
 		{"redis://h?insecure_skip_verify=true", `invalid redis URL "redis://h?insecure_skip_verify=true": insecure_skip_verify needs a rediss:// URL`},
 		{"rediss://h?insecure_skip_verify=maybe", `invalid redis URL "rediss://h?insecure_skip_verify=maybe": invalid insecure_skip_verify "maybe": want true or false`},
@@ -149,6 +184,16 @@ func TestParseURLErrors(t *testing.T) {
 		{"unix://run/redis.sock", `invalid redis URL "unix://run/redis.sock": a unix socket needs an absolute path, as in unix:///run/redis.sock`},
 		{"unix:///a%zz", `invalid redis URL "unix:///a%zz": invalid percent-encoding in the socket path`},
 		{"/run/redis.sock?db=x&password=s3cret", `invalid redis URL "/run/redis.sock?db=x&password=xxxxx": invalid database "x": want a number from 0`},
+		// Sentinel URLs
+		{"redis-sentinel://s1,s2", `invalid redis URL "redis-sentinel://s1,s2": a redis-sentinel URL needs the master name, as in redis-sentinel://host:26379/mymaster`},
+		{"redis-sentinel://:s3cret@s1:x/m", `invalid redis URL "redis-sentinel://:xxxxx@s1:x/m": invalid port "x"`},
+		{"redis-sentinel://s1/m/x", `invalid redis URL "redis-sentinel://s1/m/x": invalid database "x": want a number from 0`},
+		{"redis://h?sentinel_password=s3cret", `invalid redis URL "redis://h?sentinel_password=xxxxx": sentinel_password needs a redis-sentinel:// URL`},
+		{"redis-sentinel://s/m?sentinel_password=s3cret&read_timeout=x", `invalid redis URL "redis-sentinel://s/m?sentinel_password=xxxxx&read_timeout=x": invalid read_timeout "x": want a duration such as 5s`},
+		// connect_timeout and dial_timeout are one setting
+		{"redis://h?connect_timeout=1&dial_timeout=2s", `invalid redis URL "redis://h?connect_timeout=1&dial_timeout=2s": connect_timeout and dial_timeout are the same setting: give one of them`},
+		{"redis://h?connect_timeout=1&connect_timeout=2", `invalid redis URL "redis://h?connect_timeout=1&connect_timeout=2": connect_timeout given twice`},
+		{"redis://h?connect_timeout=soon", `invalid redis URL "redis://h?connect_timeout=soon": invalid connect_timeout "soon": want a duration such as 5s`},
 		// Too broken to find the password: everything before the '@' is hidden.
 		{"redis:/:s3cret@h", `invalid redis URL "xxxxx@h": want redis://, rediss://, unix:// or an absolute socket path`},
 	}
@@ -173,6 +218,7 @@ func FuzzParseURL(f *testing.F) {
 		"redis://alice:s3cret@h:6380/2?protocol=3", "rediss://h?insecure_skip_verify=1",
 		"unix://u:p@/run/r.sock?db=3", "/run/redis.sock?password=x", "redis://[::1]:7000/1",
 		"redis://h?dial_timeout=1.5&read_timeout=250ms", "redis://al%40ice:p%2Fw@h",
+		"redis-sentinel://u:p@s1,s2:26380/m/1?sentinel_password=x&connect_timeout=2",
 	} {
 		f.Add(s)
 	}

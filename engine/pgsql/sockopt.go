@@ -1,0 +1,101 @@
+package pgsql
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"reflect"
+)
+
+// withSockOpts wraps dial so that every TCP socket it opens carries o
+// before the startup exchange begins, as libpq sets its options right
+// after connect(). Unix-domain sockets are left alone, as libpq leaves
+// them.
+func withSockOpts(dial DialFunc, o sockOpts) DialFunc {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if err := o.apply(c); err != nil {
+			c.Close()
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// apply sets o on the TCP socket under c.
+func (o sockOpts) apply(c net.Conn) error {
+	tc, err := tcpConn(c)
+	if err != nil || tc == nil {
+		return err
+	}
+	if o.keepSet {
+		if err := tc.SetKeepAliveConfig(o.keepAliveConfig()); err != nil {
+			return fmt.Errorf("setting TCP keepalives: %w", err)
+		}
+	}
+	if o.userTimeout > 0 {
+		if err := setUserTimeout(tc, o.userTimeout); err != nil {
+			return fmt.Errorf("setsockopt(TCP_USER_TIMEOUT) failed: %w", err)
+		}
+	}
+	return nil
+}
+
+// keepAliveConfig maps libpq's keepalives options on net's: an option not
+// given (or 0) is -1, which leaves the socket's setting as it is.
+func (o sockOpts) keepAliveConfig() net.KeepAliveConfig {
+	cfg := net.KeepAliveConfig{Enable: !o.noKeepalive, Idle: -1, Interval: -1, Count: -1}
+	if o.idle > 0 {
+		cfg.Idle = o.idle
+	}
+	if o.interval > 0 {
+		cfg.Interval = o.interval
+	}
+	if o.count > 0 {
+		cfg.Count = o.count
+	}
+	return cfg
+}
+
+// tcpConn finds the *net.TCPConn under c: through NetConn methods (as
+// tls.Conn and keptConn have), else through an embedded net.Conn field
+// named Conn, the way a wrapper such as the engine's epoll connection
+// holds its socket. It returns nil for a Unix-domain socket, and an error
+// for a connection whose socket it cannot find.
+func tcpConn(c net.Conn) (*net.TCPConn, error) {
+	for range 8 {
+		switch v := c.(type) {
+		case *net.TCPConn:
+			return v, nil
+		case *net.UnixConn:
+			return nil, nil
+		case interface{ NetConn() net.Conn }:
+			c = v.NetConn()
+			continue
+		}
+		inner, ok := embeddedConn(c)
+		if !ok {
+			break
+		}
+		c = inner
+	}
+	return nil, fmt.Errorf("cannot set socket options: %w (a %T)", errNoSocket, c)
+}
+
+// embeddedConn returns the net.Conn that a pointer to a struct embeds as
+// its field Conn.
+func embeddedConn(c net.Conn) (net.Conn, bool) {
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	f, ok := v.Elem().Type().FieldByName("Conn")
+	if !ok || !f.Anonymous || f.Type != reflect.TypeFor[net.Conn]() {
+		return nil, false
+	}
+	inner, ok := v.Elem().FieldByIndex(f.Index).Interface().(net.Conn)
+	return inner, ok && inner != nil
+}
