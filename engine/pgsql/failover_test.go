@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/internal/testsrv"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/internal/testsrv"
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // portOf asks the server on conn for its TCP port.

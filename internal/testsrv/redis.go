@@ -201,3 +201,7 @@ func readReply(r *bufio.Reader) (string, error) {
 	}
 	return "", fmt.Errorf("unexpected reply %q", line)
 }
+
+// Signal sends sig to the running server (syscall.SIGSTOP freezes it, as
+// a hung peer; SIGCONT thaws it).
+func (r *Redis) Signal(sig os.Signal) error { return r.cmd.Process.Signal(sig) }

@@ -1,0 +1,483 @@
+package main
+
+// Real faults under --reconnect (docs/faults.md): throwaway servers
+// restarted, stopped, promoted, frozen, and a proxy that cuts the network.
+// Each test checks that the run ends by itself with the right status,
+// that no completed transaction is lost from the counts, and that the
+// reported window agrees with one measured from outside by a probe.
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/engine/report"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// probePeriod is how often the outside probe tries the server.
+const probePeriod = 10 * time.Millisecond
+
+// The backoff of these tests: the first wait, and its cap.
+const (
+	faultDelay = 10 * time.Millisecond
+	faultCap   = 100 * time.Millisecond
+)
+
+// slack covers what neither the probe nor the backoff accounts for: a
+// transaction's own time and the scheduling of gbench's and the probe's
+// threads on a busy 2-core machine. It is the one guess in these bounds.
+const slack = 100 * time.Millisecond
+
+// probe tries the server every probePeriod with a fresh connection and
+// remembers when it first failed and when it first succeeded after that:
+// the outage as seen from outside.
+type probe struct {
+	try        func(ctx context.Context) error
+	mu         sync.Mutex
+	down, up   time.Time
+	lastOK     time.Time
+	stop, done chan struct{}
+}
+
+func startProbe(try func(ctx context.Context) error) *probe {
+	p := &probe{try: try, stop: make(chan struct{}), done: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+func (p *probe) loop() {
+	defer close(p.done)
+	tick := time.NewTicker(probePeriod)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-tick.C:
+		}
+		at := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := p.try(ctx)
+		cancel()
+		p.mu.Lock()
+		switch {
+		case err != nil && p.down.IsZero():
+			p.down = at
+		case err == nil && !p.down.IsZero() && p.up.IsZero():
+			p.up = time.Now()
+		case err == nil && p.down.IsZero():
+			p.lastOK = time.Now()
+		}
+		p.mu.Unlock()
+	}
+}
+
+// window stops the probe and returns the outage it saw: from the last
+// success before the first failure to the first success after it.
+func (p *probe) window(t *testing.T) (lastOK, down, up time.Time) {
+	close(p.stop)
+	<-p.done
+	if p.down.IsZero() || p.up.IsZero() {
+		t.Fatalf("the probe saw no outage (down %v, up %v)", p.down, p.up)
+	}
+	return p.lastOK, p.down, p.up
+}
+
+func pgProbe(conninfo string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		c, err := pgconn.Connect(ctx, conninfo)
+		if err != nil {
+			return err
+		}
+		defer c.Close(ctx)
+		return c.Exec(ctx, "SELECT 1").Close()
+	}
+}
+
+func redisProbe(addr string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := testsrv.Command(addr, "PING")
+		return err
+	}
+}
+
+// faultRun is one gbench run in the background.
+type faultRun struct {
+	json string
+	out  chan outcome
+}
+
+func startFaultRun(t *testing.T, args ...string) *faultRun {
+	t.Helper()
+	r := &faultRun{json: filepath.Join(t.TempDir(), "r.json"), out: make(chan outcome, 1)}
+	args = append([]string{"--json", r.json}, args...)
+	go func() { r.out <- runGbench(args...) }()
+	return r
+}
+
+// wait returns the run's outcome and result; the run must end by itself
+// within limit, which each test derives from its -T and its timeouts.
+func (r *faultRun) wait(t *testing.T, limit time.Duration) (outcome, *report.Result) {
+	t.Helper()
+	var o outcome
+	select {
+	case o = <-r.out:
+	case <-time.After(limit):
+		t.Fatalf("the run did not end within %v", limit)
+	}
+	fh, err := os.Open(r.json)
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, o.stderr)
+	}
+	defer fh.Close()
+	res, err := report.ReadResult(fh)
+	if err != nil {
+		t.Fatalf("reading the result: %v\nstderr:\n%s", err, o.stderr)
+	}
+	return o, res
+}
+
+// checkWindow compares the one reported window with the probe's.
+func checkWindow(t *testing.T, res *report.Result, lastOK, down, up time.Time) {
+	t.Helper()
+	a := res.Availability
+	if a == nil || len(a.Windows) != 1 {
+		t.Fatalf("want one unavailability window, got %+v", a)
+	}
+	w := a.Windows[0]
+	t.Logf("probe: ok until %s, down at %s, up at %s; gbench: %s to %s (%.3f s)",
+		lastOK.Format("15:04:05.000"), down.Format("15:04:05.000"), up.Format("15:04:05.000"),
+		w.Start.Format("15:04:05.000"), w.End.Format("15:04:05.000"), w.DurationS)
+	// The window opens at the first failed transaction: after the probe's
+	// last success, and at most a probe period (and slack) after the
+	// probe's first failure, gbench sending far more often than it.
+	if w.Start.Before(lastOK.Add(-slack)) || w.Start.After(down.Add(probePeriod+slack)) {
+		t.Errorf("window starts at %s, not between the probe's last success %s and its first failure %s",
+			w.Start.Format("15:04:05.000"), lastOK.Format("15:04:05.000"), down.Format("15:04:05.000"))
+	}
+	// It closes when a reconnected client completes a transaction: not
+	// before the server is back (a probe period before the probe saw it),
+	// and at most one backoff cap after it.
+	if w.End.Before(up.Add(-probePeriod-slack)) || w.End.After(up.Add(faultCap+slack)) {
+		t.Errorf("window ends at %s, not within [%s - %v, %s + %v]", w.End.Format("15:04:05.000"),
+			up.Format("15:04:05.000"), probePeriod+slack, up.Format("15:04:05.000"), faultCap+slack)
+	}
+	if w.Open || w.RecoveredS == nil {
+		t.Errorf("window still open at the end, or clients never back: %+v", w)
+	}
+}
+
+// checkCounts checks that the counts add up and match the -l log.
+func checkCounts(t *testing.T, res *report.Result, logDir string) {
+	t.Helper()
+	c := res.Counters
+	if c.Total != c.Processed+c.Failed+c.Skipped || c.Failed != c.ConnectionFailures {
+		t.Errorf("counters do not add up, or failures other than connection ones: %+v", c)
+	}
+	if c.ConnectionFailures == 0 {
+		t.Errorf("no connection failure counted: %+v", c)
+	}
+	if logDir == "" {
+		return
+	}
+	logs := logFiles(t, filepath.Join(logDir, "pgbench_log"))
+	var ok, failed int64
+	for _, ls := range logs {
+		for _, l := range ls {
+			if f := strings.Fields(l); len(f) > 2 && f[2] == "connection" {
+				failed++
+			} else if _, err := strconv.Atoi(f[2]); err == nil {
+				ok++
+			}
+		}
+	}
+	if ok != c.Processed || failed != c.ConnectionFailures {
+		t.Errorf("the -l log has %d completed and %d connection-failed transactions, the result %d and %d",
+			ok, failed, c.Processed, c.ConnectionFailures)
+	}
+}
+
+func faultArgs(extra ...string) []string {
+	return append([]string{"--reconnect", "--reconnect-delay", faultDelay.String() + "," + faultCap.String()}, extra...)
+}
+
+func TestReconnectAcrossPostgresRestart(t *testing.T) {
+	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})
+	conninfo := pg.ConnString()
+	exec := func(sql string) {
+		c, err := pgconn.Connect(context.Background(), conninfo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(context.Background())
+		if err := c.Exec(context.Background(), sql).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("CREATE TABLE done (client int)")
+	dir := t.TempDir()
+	sql := filepath.Join(dir, "insert.sql")
+	os.WriteFile(sql, []byte("INSERT INTO done VALUES (:client_id);\n"), 0o644)
+	old, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(old)
+	run := startFaultRun(t, faultArgs("-n", "-f", sql, "-c", "8", "-j", "2", "-T", "6", "-R", "500", "-l", "--failures-detailed", conninfo)...)
+	p := startProbe(pgProbe(conninfo))
+	time.Sleep(2 * time.Second)
+	pg.Restart("fast")
+	time.Sleep(time.Second)
+	lastOK, down, up := p.window(t)
+	o, res := run.wait(t, 6*time.Second+2*time.Minute)
+	if o.code != 0 || res.Aborted != 0 {
+		t.Fatalf("exit %d, %d clients aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	checkWindow(t, res, lastOK, down, up)
+	checkCounts(t, res, dir)
+	// Every committed row is a completed transaction, or one whose
+	// COMMIT's reply the restart cut off (counted as failed).
+	var rows int64
+	c, err := pgconn.Connect(context.Background(), conninfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	rr := c.ExecParams(context.Background(), "SELECT count(*) FROM done", nil, nil, nil, nil).Read()
+	if rr.Err != nil {
+		t.Fatal(rr.Err)
+	}
+	rows, _ = strconv.ParseInt(string(rr.Rows[0][0]), 10, 64)
+	if n := res.Counters; rows < n.Processed || rows > n.Processed+n.ConnectionFailures {
+		t.Errorf("%d rows, for %d completed and %d failed transactions", rows, n.Processed, n.ConnectionFailures)
+	}
+	if !strings.Contains(o.stdout, "unavailability windows: 1,") || !strings.Contains(o.stdout, "number of connection failures: ") {
+		t.Errorf("summary without the outage:\n%s", o.stdout)
+	}
+}
+
+func TestReconnectAfterTerminateBackend(t *testing.T) {
+	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})
+	run := startFaultRun(t, faultArgs("-n", "-f", writeScript(t, "SELECT 1;\n"), "-c", "4", "-T", "3", "-R", "400", pg.ConnString())...)
+	time.Sleep(time.Second)
+	c, err := pgconn.Connect(context.Background(), pg.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := c.ExecParams(context.Background(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()", nil, nil, nil, nil).Read()
+	c.Close(context.Background())
+	if rr.Err != nil {
+		t.Fatal(rr.Err)
+	}
+	o, res := run.wait(t, 3*time.Second+time.Minute)
+	if o.code != 0 || res.Aborted != 0 {
+		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	checkCounts(t, res, "")
+	if got := res.Counters.ConnectionFailures; got != 4 || res.Availability.Reconnects < 4 {
+		t.Errorf("terminated %s backends: %d connection failures, %d reconnections", rr.Rows[0][0], got, res.Availability.Reconnects)
+	}
+}
+
+func TestReconnectAcrossRedisRestart(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	dir := t.TempDir()
+	sql := filepath.Join(dir, "get.sql")
+	os.WriteFile(sql, []byte("\\resp GET k\n"), 0o644)
+	old, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(old)
+	run := startFaultRun(t, faultArgs("-f", sql, "-c", "8", "-j", "2", "-T", "6", "-R", "500", "-l", "--failures-detailed", "--resp", rd.URL())...)
+	p := startProbe(redisProbe(rd.Addr()))
+	time.Sleep(2 * time.Second)
+	rd.Stop()
+	time.Sleep(500 * time.Millisecond)
+	rd.Start()
+	time.Sleep(time.Second)
+	lastOK, down, up := p.window(t)
+	o, res := run.wait(t, 6*time.Second+time.Minute)
+	if o.code != 0 || res.Aborted != 0 {
+		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	checkWindow(t, res, lastOK, down, up)
+	checkCounts(t, res, dir)
+}
+
+// Without --reconnect the same restart aborts the clients, as pgbench's
+// would: exit 2, results so far printed, no outage lines.
+func TestRestartWithoutReconnectAborts(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	run := startFaultRun(t, "-f", writeScript(t, "\\resp GET k\n"), "-c", "2", "-T", "3", "--resp", rd.URL())
+	time.Sleep(500 * time.Millisecond)
+	rd.Restart()
+	o, res := run.wait(t, 3*time.Second+time.Minute)
+	if o.code != 2 || res.Aborted != 2 || res.Availability != nil || strings.Contains(o.stdout, "unavailability") {
+		t.Fatalf("exit %d, %d aborted, availability %v\n%s\n%s", o.code, res.Aborted, res.Availability, o.stdout, o.stderr)
+	}
+}
+
+// A frozen server (SIGSTOP) answers nothing. --io-timeout fails the
+// waiting requests; without it, the bound after -T ends the run.
+func TestFrozenServer(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	script := writeScript(t, "\\resp GET k\n")
+	t.Run("io-timeout", func(t *testing.T) {
+		run := startFaultRun(t, "-f", script, "-c", "2", "-T", "30", "--io-timeout", "300ms", "--resp", rd.URL())
+		time.Sleep(500 * time.Millisecond)
+		rd.Signal(syscall.SIGSTOP)
+		defer rd.Signal(syscall.SIGCONT)
+		// Each client aborts within the timeout and an eighth of it (the
+		// watchdog's period) of freezing; the run ends with them.
+		o, _ := run.wait(t, 30*time.Second)
+		if o.code != 2 || strings.Count(o.stderr, "no reply within 0.300 s (--io-timeout)") != 2 {
+			t.Fatalf("exit %d\n%s", o.code, o.stderr)
+		}
+	})
+	t.Run("end of -T", func(t *testing.T) {
+		run := startFaultRun(t, "-f", script, "-c", "2", "-T", "2", "--resp", rd.URL())
+		time.Sleep(500 * time.Millisecond)
+		rd.Signal(syscall.SIGSTOP)
+		defer rd.Signal(syscall.SIGCONT)
+		// -T 2, the bound of 10 s after it, the watchdog's 100 ms, and a
+		// margin for the test's own scheduling.
+		o, res := run.wait(t, 2*time.Second+10*time.Second+5*time.Second)
+		if o.code != 2 || res.Aborted != 2 || !strings.Contains(o.stderr, "no reply 10.000 s after the end of the run (-T)") {
+			t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+		}
+	})
+}
+
+// cutProxy forwards TCP connections to a server until cut: then it stops
+// forwarding in both directions and holds every connection open without
+// answering, new ones included (a black hole), until restored.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	wake   chan struct{}
+}
+
+func startCutProxy(t *testing.T, target string) *cutProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: target, wake: make(chan struct{})}
+	t.Cleanup(func() { ln.Close() })
+	go p.accept()
+	return p
+}
+
+func (p *cutProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *cutProxy) setCut(cut bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = cut
+	if !cut {
+		close(p.wake)
+		p.wake = make(chan struct{})
+	}
+}
+
+// gate blocks while the network is cut.
+func (p *cutProxy) gate() {
+	for {
+		p.mu.Lock()
+		cut, wake := p.cut, p.wake
+		p.mu.Unlock()
+		if !cut {
+			return
+		}
+		<-wake
+	}
+}
+
+func (p *cutProxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		go p.serve(c)
+	}
+}
+
+func (p *cutProxy) serve(c net.Conn) {
+	defer c.Close()
+	p.gate()
+	s, err := net.Dial("tcp", p.target)
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	done := make(chan struct{}, 2)
+	pipe := func(dst, src net.Conn) {
+		buf := make([]byte, 16<<10)
+		for {
+			n, err := src.Read(buf)
+			if err != nil {
+				break
+			}
+			p.gate()
+			if _, err := dst.Write(buf[:n]); err != nil {
+				break
+			}
+		}
+		done <- struct{}{}
+	}
+	go pipe(s, c)
+	go pipe(c, s)
+	<-done
+}
+
+// A cut network: requests go unanswered and connections hang. Under
+// --reconnect the --io-timeout turns them into connection failures and
+// bounds every reconnection attempt; the run recovers when the network
+// does.
+func TestCutNetwork(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	px := startCutProxy(t, rd.Addr())
+	url := "redis://" + px.addr() + "/0"
+	run := startFaultRun(t, faultArgs("-f", writeScript(t, "\\resp GET k\n"), "-c", "4", "-T", "5", "-R", "400",
+		"--io-timeout", "300ms", "--resp", url)...)
+	time.Sleep(time.Second)
+	cutAt := time.Now()
+	px.setCut(true)
+	time.Sleep(1500 * time.Millisecond)
+	px.setCut(false)
+	restoredAt := time.Now()
+	o, res := run.wait(t, 5*time.Second+time.Minute)
+	if o.code != 0 || res.Aborted != 0 {
+		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	checkCounts(t, res, "")
+	a := res.Availability
+	if a == nil || len(a.Windows) != 1 {
+		t.Fatalf("want one window, got %+v\n%s", a, o.stdout)
+	}
+	w := a.Windows[0]
+	// The first failure is a timeout: at least --io-timeout after the cut
+	// (a request sent just before it), and within the timeout plus the
+	// watchdog's period and a rate slot of it.
+	if w.Start.Before(cutAt.Add(300*time.Millisecond)) || w.Start.After(cutAt.Add(300*time.Millisecond+40*time.Millisecond+slack)) {
+		t.Errorf("window starts %v after the cut", w.Start.Sub(cutAt))
+	}
+	// It ends once the network is back: an attempt then in flight may wait
+	// out its timeout, then the backoff's cap.
+	if w.End.Before(restoredAt) || w.End.After(restoredAt.Add(300*time.Millisecond+faultCap+slack)) {
+		t.Errorf("window ends %v after the network came back", w.End.Sub(restoredAt))
+	}
+	if !strings.Contains(fmt.Sprint(w.FirstError), "--io-timeout") {
+		t.Errorf("first error %q", w.FirstError)
+	}
+}
