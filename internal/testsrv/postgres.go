@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -30,7 +29,7 @@ type Postgres struct {
 	t    testing.TB
 	bin  string // directory of pg_ctl, initdb, pg_basebackup
 	dir  string // parent of Data, also the socket directory
-	cred *syscall.Credential
+	cred *credential
 }
 
 // pgBinDir finds the directory of initdb, pg_ctl and pg_basebackup: the
@@ -75,7 +74,7 @@ func StartPostgres(t testing.TB, o PGOptions) *Postgres {
 	return p
 }
 
-func newPostgres(t testing.TB, bin string, cred *syscall.Credential) *Postgres {
+func newPostgres(t testing.TB, bin string, cred *credential) *Postgres {
 	dir := newDir(t, cred)
 	p := &Postgres{t: t, bin: bin, cred: cred, dir: dir, Port: freePort(t),
 		Data: filepath.Join(dir, "data"), Log: filepath.Join(dir, "postgres.log")}
@@ -112,9 +111,7 @@ func (p *Postgres) configure(settings map[string]string) {
 func (p *Postgres) pgctl(args ...string) ([]byte, bool) {
 	cmd := exec.Command(filepath.Join(p.bin, "pg_ctl"), append(args, "-D", p.Data)...)
 	cmd.Dir = p.dir
-	if p.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: p.cred}
-	}
+	cmd.SysProcAttr = sysProcAttr(p.cred)
 	out, err := cmd.CombinedOutput()
 	return out, err == nil
 }

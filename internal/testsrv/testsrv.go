@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -37,7 +36,7 @@ func freePort(t testing.TB) int {
 
 // account is who runs PostgreSQL: the postgres user when we are root (or
 // $GBENCH_SANDBOX_USER), else ourselves (nil).
-func account(t testing.TB) *syscall.Credential {
+func account(t testing.TB) *credential {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return nil
@@ -52,12 +51,12 @@ func account(t testing.TB) *syscall.Credential {
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	return &credential{Uid: uint32(uid), Gid: uint32(gid)}
 }
 
 // newDir creates a directory under /tmp that cred can use, removed when
 // the test ends.
-func newDir(t testing.TB, cred *syscall.Credential) string {
+func newDir(t testing.TB, cred *credential) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("/tmp", "gbench-testsrv-")
 	if err != nil {
@@ -74,13 +73,11 @@ func newDir(t testing.TB, cred *syscall.Credential) string {
 
 // run runs a command as cred in dir and fails the test, with its output,
 // when it fails.
-func run(t testing.TB, cred *syscall.Credential, dir, bin string, args ...string) {
+func run(t testing.TB, cred *credential, dir, bin string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	if cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	}
+	cmd.SysProcAttr = sysProcAttr(cred)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, out)
