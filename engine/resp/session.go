@@ -96,6 +96,10 @@ func (s *Session) Decode(in []byte, vars *script.Vars, rep *driver.Reply) (int, 
 	case vals[top].IsError():
 		s.err.msg = append(s.err.msg[:0], vals[top].Bytes...)
 		rep.Status, rep.Err, rep.Class = driver.Failed, &s.err, ErrorClass(vals[top].Bytes)
+		// A server that stopped being the master (a failover demoted it)
+		// or lost it: the engine, under --reconnect, connects again,
+		// which through Sentinel finds the new master.
+		rep.Lost = rep.Class == "READONLY" || rep.Class == "MASTERDOWN"
 	case req.cmd.GSet != script.NoGSet:
 		if err := s.store(req.cmd, vars, vals, top); err != nil {
 			rep.Status, rep.Err = driver.Unstored, err
