@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
