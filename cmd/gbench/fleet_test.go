@@ -119,7 +119,8 @@ func TestWorkersWithStartAt(t *testing.T) {
 
 // TestWorkersShareSeed: workers given no seed take their run id's, so
 // their results merge; an explicit seed (option or PGBENCH_RANDOM_SEED)
-// wins, and workers given different ones are refused by the merge.
+// wins, and workers given different ones are refused by the merge. A log
+// without a result (a worker that died) is merged around.
 func TestWorkersShareSeed(t *testing.T) {
 	dir := t.TempDir()
 	meta := filepath.Join(dir, "meta.sql")
@@ -162,7 +163,16 @@ func TestWorkersShareSeed(t *testing.T) {
 	if o := runGbench("merge", "-o", filepath.Join(dir, "a.json"), filepath.Join(dir, "a0.json"), filepath.Join(dir, "a1.json")); o.code != 0 {
 		t.Errorf("merge of the seedless workers: status %d\n%s", o.code, o.stderr)
 	}
-	o := runGbench("merge", "-o", filepath.Join(dir, "c.json"), filepath.Join(dir, "c0.json"), filepath.Join(dir, "c1.json"))
+	// A pod that died leaves a log without a result: merged around, named missing.
+	dead := filepath.Join(dir, "dead.log")
+	if err := os.WriteFile(dead, []byte("gbench: setting random seed to 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runGbench("merge", "-o", filepath.Join(dir, "d.json"), filepath.Join(dir, "a0.json"), dead)
+	if want := "workers missing: 1: "; o.code != 2 || !strings.Contains(o.stdout, want) || !strings.Contains(o.stderr, "dead.log holds no gbench result") {
+		t.Errorf("merge with a dead worker's log: status %d, want 2 and %q\n%s%s", o.code, want, o.stdout, o.stderr)
+	}
+	o = runGbench("merge", "-o", filepath.Join(dir, "c.json"), filepath.Join(dir, "c0.json"), filepath.Join(dir, "c1.json"))
 	if want := "its config.random_seed differs from the others'"; o.code != 1 || !strings.Contains(o.stderr, want) {
 		t.Errorf("merge of workers given seeds 7 and 8: status %d, want 1 and %q\n%s", o.code, want, o.stderr)
 	}
