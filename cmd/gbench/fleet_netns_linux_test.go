@@ -55,6 +55,7 @@ func newHosts(t *testing.T, n int) []host {
 	}
 	tag := strconv.FormatInt(int64(os.Getpid()), 36)
 	probe := "gbench-" + tag + "-probe"
+	ipCmd("netns", "del", probe) // left by a killed process with this id
 	if err := ipCmd("netns", "add", probe); err != nil {
 		t.Skipf("skipped: this machine refuses network namespaces: %v", err)
 	}
