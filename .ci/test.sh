@@ -27,6 +27,14 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 fi
 
 step chromium
+# TestFleetNamespaces makes network namespaces with ip(8) (iproute2); the
+# metrics test checks what --metrics-addr serves with promtool (Debian's
+# prometheus).
+if ! command -v ip >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 prometheus >/dev/null
+fi
+
+step iproute2 prometheus
 # Formatting and static checks. staticcheck comes from the Go module proxy,
 # at a fixed version.
 unformatted=$(gofmt -l .)

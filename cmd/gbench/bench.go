@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/fleet"
 	"github.com/gbench/gbench/engine/metrics"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/report"
@@ -201,10 +202,15 @@ func parsePercentiles(s string) ([]float64, error) {
 }
 
 // randomSeed is the seed set by --random-seed or PGBENCH_RANDOM_SEED, or
-// else the time in microseconds, as pgbench's default.
+// else the run id's for a part of a run (the same on every worker, so
+// that their results merge), or else the time in microseconds, as
+// pgbench's default.
 func randomSeed(env *Env, o *options) uint64 {
 	if o.seedSet {
 		return o.seed
+	}
+	if id := fleetRunID(o); id != "" {
+		return fleet.Seed(id)
 	}
 	return uint64(env.Now().UnixMicro())
 }

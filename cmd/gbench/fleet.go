@@ -168,20 +168,26 @@ func newFleet(o *options, b *benchSetup) *fleetSetup {
 	if o.workerCount <= 1 && !o.startAtSet && o.runID == "" {
 		return nil
 	}
-	f := &fleetSetup{shard: engine.Shard{Index: o.workerIndex, Count: max(o.workerCount, 1)}, runID: o.runID,
+	f := &fleetSetup{shard: engine.Shard{Index: o.workerIndex, Count: max(o.workerCount, 1)}, runID: fleetRunID(o),
 		timeout: time.Duration(o.startTimeout) * time.Second}
 	switch {
 	case o.startAtSet:
 		f.method, f.startAt = "start-at", time.Unix(0, o.startAt).UTC()
-		if f.runID == "" {
-			f.runID = "start-at " + f.startAt.Format(time.RFC3339Nano)
-		}
 	case b.cfg.Program.HasSQL:
 		f.method, f.server = "postgres", b.pg.Rendezvous()
 	default:
 		f.method, f.server = "resp", resp.NewRendezvous(b.respOptions)
 	}
 	return f
+}
+
+// fleetRunID is the id of the run the process is part of: --run-id, or
+// else "start-at" and the given start; "" for a run of its own.
+func fleetRunID(o *options) string {
+	if o.runID == "" && o.startAtSet {
+		return "start-at " + time.Unix(0, o.startAt).UTC().Format(time.RFC3339Nano)
+	}
+	return o.runID
 }
 
 // start is the engine's Config.Start: it meets the other workers, or

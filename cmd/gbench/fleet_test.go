@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/engine/fleet"
+	"github.com/gbench/gbench/engine/report"
 )
 
 // runGbenchEnv runs gbench in-process with env as its whole environment.
@@ -111,5 +114,66 @@ func TestWorkersWithStartAt(t *testing.T) {
 		if o.code != 0 || !strings.Contains(o.stdout, want) {
 			t.Errorf("merge: status %d, no %q in\n%s%s", o.code, want, o.stdout, o.stderr)
 		}
+	}
+}
+
+// TestWorkersShareSeed: workers given no seed take their run id's, so
+// their results merge; an explicit seed (option or PGBENCH_RANDOM_SEED)
+// wins, and workers given different ones are refused by the merge. A log
+// without a result (a worker that died) is merged around.
+func TestWorkersShareSeed(t *testing.T) {
+	dir := t.TempDir()
+	meta := filepath.Join(dir, "meta.sql")
+	if err := os.WriteFile(meta, []byte("\\set x random(1, 10)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(300 * time.Millisecond).Truncate(time.Millisecond).UTC()
+	run := func(name string, k int, env map[string]string, extra ...string) *report.Result {
+		t.Helper()
+		full := map[string]string{"GBENCH_WORKERS": "2", "JOB_COMPLETION_INDEX": strconv.Itoa(k)}
+		for key, v := range env {
+			full[key] = v
+		}
+		path := filepath.Join(dir, name)
+		args := append([]string{"-f", meta, "-c", "2", "-j", "2", "-t", "3", "--start-at", at.Format(time.RFC3339Nano), "--json", path}, extra...)
+		if o := runGbenchEnv(full, args...); o.code != 0 {
+			t.Fatalf("%s: status %d\n%s", name, o.code, o.stderr)
+		}
+		return readJSON(t, path)
+	}
+	runID := map[string]string{"GBENCH_RUN_ID": "seed-r"}
+	a0, a1 := run("a0.json", 0, runID), run("a1.json", 1, runID)
+	b0 := run("b0.json", 0, nil) // no run id: "start-at" and the time
+	c0 := run("c0.json", 0, map[string]string{"GBENCH_RUN_ID": "seed-r", "PGBENCH_RANDOM_SEED": "7"})
+	c1 := run("c1.json", 1, runID, "--random-seed", "8")
+	for _, c := range []struct {
+		name      string
+		got, want uint64
+	}{
+		{"worker 0 of run seed-r", a0.Config.RandomSeed, fleet.Seed("seed-r")},
+		{"worker 1 of run seed-r", a1.Config.RandomSeed, fleet.Seed("seed-r")},
+		{"a worker given --start-at only", b0.Config.RandomSeed, fleet.Seed("start-at " + at.Format(time.RFC3339Nano))},
+		{"PGBENCH_RANDOM_SEED=7", c0.Config.RandomSeed, 7},
+		{"--random-seed 8", c1.Config.RandomSeed, 8},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: seed %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if o := runGbench("merge", "-o", filepath.Join(dir, "a.json"), filepath.Join(dir, "a0.json"), filepath.Join(dir, "a1.json")); o.code != 0 {
+		t.Errorf("merge of the seedless workers: status %d\n%s", o.code, o.stderr)
+	}
+	// A pod that died leaves a log without a result: merged around, named missing.
+	dead := filepath.Join(dir, "dead.log")
+	if err := os.WriteFile(dead, []byte("gbench: setting random seed to 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runGbench("merge", "-o", filepath.Join(dir, "d.json"), filepath.Join(dir, "a0.json"), dead)
+	if want := "workers missing: 1: "; o.code != 2 || !strings.Contains(o.stdout, want) || !strings.Contains(o.stderr, "dead.log holds no gbench result") {
+		t.Errorf("merge with a dead worker's log: status %d, want 2 and %q\n%s%s", o.code, want, o.stdout, o.stderr)
+	}
+	o = runGbench("merge", "-o", filepath.Join(dir, "c.json"), filepath.Join(dir, "c0.json"), filepath.Join(dir, "c1.json"))
+	if want := "its config.random_seed differs from the others'"; o.code != 1 || !strings.Contains(o.stderr, want) {
+		t.Errorf("merge of workers given seeds 7 and 8: status %d, want 1 and %q\n%s", o.code, want, o.stderr)
 	}
 }

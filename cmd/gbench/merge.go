@@ -40,8 +40,13 @@ func runMerge(env *Env, args []string) int {
 	}
 	var in []*report.Result
 	var names []string
+	var empty []error // logs holding no result
 	for _, name := range fs.Args() {
 		rs, err := readResults(name)
+		if errors.Is(err, errNoResult) {
+			empty = append(empty, err)
+			continue
+		}
 		if err != nil {
 			return fail(env, err)
 		}
@@ -54,9 +59,20 @@ func runMerge(env *Env, args []string) int {
 			}
 		}
 	}
+	if len(in) == 0 {
+		return fail(env, empty[0])
+	}
 	merged, err := report.Merge(in)
 	if err != nil {
 		return fail(env, rename(err, names))
+	}
+	// The log of a worker that died holds no result: the merge names the
+	// worker missing. Outside a run over several workers nothing would.
+	if len(empty) > 0 && merged.Fleet == nil {
+		return fail(env, empty[0])
+	}
+	for _, err := range empty {
+		fmt.Fprintf(env.Stderr, "gbench merge: warning: %v; skipped (the log of a worker that did not finish?)\n", errors.Unwrap(err))
 	}
 	if err := writeTo(env.Stdout, *outPath, merged.Write); err != nil {
 		return fail(env, err)
@@ -95,7 +111,7 @@ func readResults(name string) ([]*report.Result, error) {
 	}
 	blocks := jsonBlocks(data)
 	if len(blocks) == 0 {
-		return nil, usagef("%s holds no gbench result: expected a JSON result (--json FILE) or a log holding one (--json -)", name)
+		return nil, &noResultError{usagef("%s holds no gbench result: expected a JSON result (--json FILE) or a log holding one (--json -)", name)}
 	}
 	var out []*report.Result
 	for i, b := range blocks {
@@ -107,6 +123,17 @@ func readResults(name string) ([]*report.Result, error) {
 	}
 	return out, nil
 }
+
+// errNoResult is what readResults's error is, errors.Is says, for a file
+// holding no result at all.
+var errNoResult = errors.New("no result")
+
+// noResultError is readResults's error for a file holding no result.
+type noResultError struct{ err error }
+
+func (e *noResultError) Error() string        { return e.err.Error() }
+func (e *noResultError) Unwrap() error        { return e.err }
+func (e *noResultError) Is(target error) bool { return target == errNoResult }
 
 // jsonBlock is a JSON document found in a log.
 type jsonBlock struct {

@@ -164,3 +164,22 @@ func TestAt(t *testing.T) {
 		}
 	})
 }
+
+// TestSeed pins the seed of a run id: workers of different builds of
+// gbench must agree on it too, so it may not change.
+func TestSeed(t *testing.T) {
+	for _, tt := range []struct {
+		runID string
+		want  uint64
+	}{
+		{"r1", 8832672904084714543},
+		{"start-at 2026-06-01T12:00:00Z", 14078804010156583474},
+	} {
+		if got := Seed(tt.runID); got != tt.want {
+			t.Errorf("Seed(%q) = %d, want %d", tt.runID, got, tt.want)
+		}
+	}
+	if Seed("r1") == Seed("r2") {
+		t.Error("two run ids, one seed")
+	}
+}

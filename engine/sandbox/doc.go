@@ -24,7 +24,8 @@
 //
 // # What runs
 //
-// Each server listens on 127.0.0.1 only, on a port that was free (never 5432
+// Each server listens on 127.0.0.1 only (and on Options.Listen, which a test
+// with clients in network namespaces of its own gives), on a port that was free (never 5432
 // or 6379, where the machine's own servers live), with its files in a new
 // directory under Options.BaseDir: /dev/shm by default, so the data sits in
 // memory and the disk plays no part in the numbers. Neither asks for a

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"regexp"
 	"strings"
@@ -48,6 +49,13 @@ type Options struct {
 	// "--name value"; a value with several words ("900 1 300 10" for save)
 	// is one directive. The sandbox owns port, bind, dir and daemonize.
 	RedisSettings map[string]string
+	// Listen are more addresses for the servers to listen on, each with
+	// its network (10.231.7.1/30): PostgreSQL listens on each address and
+	// trusts connections from its network, Redis binds it and leaves
+	// protected mode (which refuses all but loopback clients without a
+	// password). For tests whose clients are in network namespaces of
+	// their own; without it the servers listen on 127.0.0.1 only.
+	Listen []netip.Prefix
 	// Database is created for the run. Default DefaultDatabase.
 	Database string
 
@@ -90,7 +98,7 @@ var (
 
 var reservedPG = map[string]string{
 	"port":                    "the sandbox picks a free port",
-	"listen_addresses":        "the sandbox listens on 127.0.0.1",
+	"listen_addresses":        "the sandbox listens on 127.0.0.1 and Options.Listen",
 	"unix_socket_directories": "the sandbox puts the socket in its directory",
 	"data_directory":          "the sandbox owns the data directory",
 	"max_connections":         "use Options.MaxConnections",
@@ -99,7 +107,7 @@ var reservedPG = map[string]string{
 
 var reservedRedis = map[string]string{
 	"port":      "the sandbox picks a free port",
-	"bind":      "the sandbox binds 127.0.0.1",
+	"bind":      "the sandbox binds 127.0.0.1 and Options.Listen",
 	"dir":       "the sandbox owns the directory",
 	"daemonize": "the sandbox runs redis-server as a child",
 }
@@ -125,6 +133,11 @@ func (o Options) withDefaults() (Options, error) {
 	o.User = or(or(o.User, o.Getenv("GBENCH_SANDBOX_USER")), DefaultUser)
 	if strings.ContainsRune(o.Database, 0) {
 		return o, fmt.Errorf("sandbox: invalid database name %q", o.Database)
+	}
+	for _, p := range o.Listen {
+		if !p.IsValid() || p.Addr().Zone() != "" {
+			return o, fmt.Errorf("sandbox: invalid address to listen on %q", p)
+		}
 	}
 	var err error
 	if o.Settings, err = checkSettings(o.Settings, pgName, reservedPG, "PostgreSQL"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -21,6 +22,9 @@ const pgSuperuser = "postgres"
 // startPostgres runs initdb, starts the postmaster and creates the database.
 func (s *Sandbox) startPostgres(ctx context.Context, bins binaries, acct account) error {
 	if err := s.initdb(ctx, bins.initdb, acct); err != nil {
+		return err
+	}
+	if err := s.trustListen(); err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
@@ -116,11 +120,43 @@ func (s *Sandbox) pgConfig() map[string]string {
 	for k, v := range s.opts.Settings {
 		m[k] = v
 	}
-	m["listen_addresses"] = "127.0.0.1"
+	m["listen_addresses"] = strings.Join(s.listenAddrs(), ",")
 	m["unix_socket_directories"] = s.dir
 	m["max_connections"] = strconv.Itoa(s.opts.MaxConnections)
 	m["shared_buffers"] = s.opts.SharedBuffers
 	return m
+}
+
+// listenAddrs are the addresses the servers listen on: 127.0.0.1 and
+// Options.Listen's.
+func (s *Sandbox) listenAddrs() []string {
+	out := []string{"127.0.0.1"}
+	for _, p := range s.opts.Listen {
+		out = append(out, p.Addr().String())
+	}
+	return out
+}
+
+// trustListen adds to pg_hba.conf, which initdb wrote with trust for
+// local and loopback connections, trust for the networks of
+// Options.Listen.
+func (s *Sandbox) trustListen() error {
+	if len(s.opts.Listen) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for _, p := range s.opts.Listen {
+		fmt.Fprintf(&b, "host all all %s trust\n", p.Masked())
+	}
+	f, err := os.OpenFile(filepath.Join(s.pgData(), "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(b.String())
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("sandbox: cannot trust the networks to listen on: %w", err)
+	}
+	return nil
 }
 
 // postgresArgs is the postmaster's command line, settings in name order.

@@ -70,7 +70,10 @@ func (s *Sandbox) redisConfig() map[string]string {
 		m[k] = v
 	}
 	m["port"] = strconv.Itoa(s.redisPort)
-	m["bind"] = "127.0.0.1"
+	m["bind"] = strings.Join(s.listenAddrs(), " ")
+	if len(s.opts.Listen) > 0 {
+		m["protected-mode"] = "no"
+	}
 	m["dir"] = s.redisDir()
 	m["daemonize"] = "no"
 	m["logfile"] = "" // stdout, which is the log file

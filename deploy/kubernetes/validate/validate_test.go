@@ -174,6 +174,7 @@ func TestManifests(t *testing.T) {
 			checkMetrics(t, j, c, o)
 			checkSecurity(t, j, c)
 			checkVolumes(t, j, c, o)
+			checkMergeable(t, j, c)
 		})
 	}
 }
