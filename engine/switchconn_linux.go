@@ -19,6 +19,9 @@ type switchConn struct {
 	fd int // the raw socket after goRaw, -1 before, -2 once closed
 }
 
+// NetConn returns the socket, so that a connector can set its options.
+func (c *switchConn) NetConn() net.Conn { return c.Conn }
+
 // wouldBlock is the temporary error of an empty non-blocking read.
 type wouldBlock struct{}
 

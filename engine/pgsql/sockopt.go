@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"reflect"
 )
 
 // withSockOpts wraps dial so that every TCP socket it opens carries o
@@ -60,11 +59,10 @@ func (o sockOpts) keepAliveConfig() net.KeepAliveConfig {
 	return cfg
 }
 
-// tcpConn finds the *net.TCPConn under c: through NetConn methods (as
-// tls.Conn and keptConn have), else through an embedded net.Conn field
-// named Conn, the way a wrapper such as the engine's epoll connection
-// holds its socket. It returns nil for a Unix-domain socket, and an error
-// for a connection whose socket it cannot find.
+// tcpConn finds the *net.TCPConn under c through NetConn methods, which
+// tls.Conn, keptConn and the engine's own connections have. It returns nil
+// for a Unix-domain socket, and an error for a connection whose socket it
+// cannot find.
 func tcpConn(c net.Conn) (*net.TCPConn, error) {
 	for range 8 {
 		switch v := c.(type) {
@@ -76,26 +74,7 @@ func tcpConn(c net.Conn) (*net.TCPConn, error) {
 			c = v.NetConn()
 			continue
 		}
-		inner, ok := embeddedConn(c)
-		if !ok {
-			break
-		}
-		c = inner
+		break
 	}
 	return nil, fmt.Errorf("cannot set socket options: %w (a %T)", errNoSocket, c)
-}
-
-// embeddedConn returns the net.Conn that a pointer to a struct embeds as
-// its field Conn.
-func embeddedConn(c net.Conn) (net.Conn, bool) {
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil, false
-	}
-	f, ok := v.Elem().Type().FieldByName("Conn")
-	if !ok || !f.Anonymous || f.Type != reflect.TypeFor[net.Conn]() {
-		return nil, false
-	}
-	inner, ok := v.Elem().FieldByIndex(f.Index).Interface().(net.Conn)
-	return inner, ok && inner != nil
 }

@@ -19,9 +19,14 @@ func testConninfo(t *testing.T) string {
 	return "host=127.0.0.1 port=5432 user=postgres dbname=test"
 }
 
-// wrappedConn stands for a dialer's wrapper that embeds the socket, as
-// the engine's epoll connection does.
+// wrappedConn stands for a dialer's wrapper that gives its socket through
+// NetConn, as the engine's epoll and io_uring connections do.
 type wrappedConn struct{ net.Conn }
+
+func (w *wrappedConn) NetConn() net.Conn { return w.Conn }
+
+// hidingConn is a wrapper that does not say where its socket is.
+type hidingConn struct{ net.Conn }
 
 func getsockopt(t *testing.T, c net.Conn, level, opt int) int {
 	t.Helper()
@@ -121,10 +126,9 @@ func TestKeepalivesOff(t *testing.T) {
 // socket fails the connection instead of silently running without the
 // options.
 func TestSocketOptionsUnreachable(t *testing.T) {
-	type byValue struct{ net.Conn } // not a pointer: not looked into
 	c, _ := net.Pipe()
 	defer c.Close()
-	for _, w := range []net.Conn{c, &wrappedConn{c}, byValue{c}} {
+	for _, w := range []net.Conn{c, &wrappedConn{c}, &hidingConn{c}} {
 		if err := (sockOpts{userTimeout: time.Second}).apply(w); err == nil {
 			t.Errorf("no error for a %T", w)
 		}
