@@ -113,6 +113,14 @@ type Run struct {
 	Failed    int64 `json:"failed"`
 	Skipped   int64 `json:"skipped"`
 	Late      int64 `json:"late"`
+	// ConnectionFailures, Reconnects, Outages and UnavailableS are what
+	// --reconnect saw: failed transactions of lost connections, the
+	// reconnections, and the windows of unavailability, with their total
+	// length (docs/faults.md).
+	ConnectionFailures int64   `json:"connection_failures,omitempty"`
+	Reconnects         int64   `json:"reconnects,omitempty"`
+	Outages            int     `json:"outages,omitempty"`
+	UnavailableS       float64 `json:"unavailable_s,omitempty"`
 	// Latency is the latency of the successful transactions; under --rate
 	// it runs from the scheduled start.
 	Latency Latency `json:"latency"`

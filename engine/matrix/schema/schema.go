@@ -187,12 +187,16 @@ type Sample struct {
 	BenchS   float64 `json:"bench_s"`
 	ConnectS float64 `json:"connect_s"`
 	// Requests counts successful requests, Failures failed ones.
-	Requests int64   `json:"requests"`
-	Failures int64   `json:"failures"`
-	Aborted  int     `json:"aborted_clients"`
-	ReqS     float64 `json:"req_s"`
-	Latency  Latency `json:"latency"`
-	Client   Client  `json:"client"`
+	Requests int64 `json:"requests"`
+	Failures int64 `json:"failures"`
+	// ConnectionFailures and UnavailableS are what a run under --reconnect
+	// saw of lost connections (docs/faults.md); absent otherwise.
+	ConnectionFailures int64   `json:"connection_failures,omitempty"`
+	UnavailableS       float64 `json:"unavailable_s,omitempty"`
+	Aborted            int     `json:"aborted_clients"`
+	ReqS               float64 `json:"req_s"`
+	Latency            Latency `json:"latency"`
+	Client             Client  `json:"client"`
 	// Server is the cost on the server the path talks to (the plan path's
 	// Server); OtherServers on the others it talks to too.
 	Server       *Server  `json:"server,omitempty"`
