@@ -13,12 +13,18 @@ import (
 // mallocsFor runs n transactions per client and returns the heap
 // allocations the whole run made.
 func mallocsFor(t testing.TB, src string, mode script.Mode, n int64, conn ...string) uint64 {
+	return mallocsWith(t, src, mode, n, func(*engine.Config) {}, conn...)
+}
+
+// mallocsWith is mallocsFor with more settings.
+func mallocsWith(t testing.TB, src string, mode script.Mode, n int64, set func(*engine.Config), conn ...string) uint64 {
 	pg := testPG(t, conn...)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	res, stderr := runScript(t, pg, src, mode, func(c *engine.Config) {
 		c.Clients, c.Threads, c.Transactions, c.PerCommand = 2, 1, n, true
+		set(c)
 	})
 	runtime.ReadMemStats(&after)
 	if res.Aborted != 0 {
@@ -46,8 +52,21 @@ func TestHotPathAllocatesNothing(t *testing.T) {
 			t.Errorf("%s: %.4f allocations per transaction in steady state", mode, perTxn)
 		}
 	}
-	small := mallocsFor(t, src, script.Prepared, 2000, "sslmode=require")
-	large := mallocsFor(t, src, script.Prepared, 4000, "sslmode=require")
+	// --reconnect, --io-timeout and --continue-on-error add nothing per
+	// transaction while the server is up.
+	faults := func(c *engine.Config) {
+		c.Reconnect = engine.Reconnect{Enabled: true, Delay: time.Millisecond, MaxDelay: time.Second}
+		c.IOTimeout, c.ContinueOnError = 5*time.Second, true
+	}
+	small := mallocsWith(t, src, script.Prepared, 2000, faults, "sslmode=disable")
+	large := mallocsWith(t, src, script.Prepared, 4000, faults, "sslmode=disable")
+	if perTxn := (float64(large) - float64(small)) / 4000; perTxn > 0.01 {
+		t.Errorf("with --reconnect and --io-timeout: %.4f allocations per transaction in steady state", perTxn)
+	} else {
+		t.Logf("with --reconnect and --io-timeout: %.4f allocations per transaction", perTxn)
+	}
+	small = mallocsFor(t, src, script.Prepared, 2000, "sslmode=require")
+	large = mallocsFor(t, src, script.Prepared, 4000, "sslmode=require")
 	t.Logf("prepared over TLS: %.4f allocations per transaction (crypto/tls)", (float64(large)-float64(small))/4000)
 }
 
