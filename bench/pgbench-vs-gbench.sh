@@ -2,8 +2,12 @@
 # pgbench and gbench, interleaved, on the same workloads against the same
 # throwaway PostgreSQL server (max_connections 300): for each connection
 # count, PAIRS rounds run every tool once (in turn forwards and backwards),
-# and the script prints each tool's median throughput and client CPU time
-# (user+sys) per transaction, with its ratios to pgbench's, and its median
+# and the script prints each tool's median throughput, client CPU time
+# (user+sys) per transaction and the server's CPU time per transaction (the
+# postmaster's process tree, reaped backends included), with their ratios
+# to pgbench's (a server ratio above 1.03 is marked "!"), the machine's
+# other CPU (busy time that was neither the tool's nor the server's, in %
+# of all cores: a round with much of it was disturbed), and its median
 # initial connection time and wall time (pgbench's -T includes its
 # connection setup; gbench's starts after it).
 #
@@ -67,7 +71,21 @@ cat >"$work/onekey.sql" <<'EOF'
 SELECT aid, abalance FROM pgbench_accounts WHERE aid = :aid;
 EOF
 
-# run TOOL WORKLOAD CLIENTS: prints "tps cpu_us_per_txn conn_ms wall_s"
+pm=$(head -n1 "$work/data/postmaster.pid")
+hz=$(getconf CLK_TCK)
+# srvticks: the server's CPU so far, in clock ticks: the postmaster and its
+# live children (backends, and the rest), plus what its reaped children
+# used (cutime, cstime).
+srvticks() {
+	for p in $pm $(pgrep -P "$pm"); do cat "/proc/$p/stat" 2>/dev/null; done |
+		awk -v pm="$pm" '{ t += $14 + $15; if ($1 == pm) t += $16 + $17 } END { print t + 0 }'
+}
+# busyticks: the machine's busy CPU so far, in clock ticks.
+busyticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# run TOOL WORKLOAD CLIENTS: prints "tps cpu_us_per_txn conn_ms wall_s
+# server_us_per_txn other_pct", other being the machine's busy CPU that was
+# neither the tool's nor the server's, in % of all cores over the run.
 run() {
 	tool=$1 workload=$2 c=$3
 	case $workload in
@@ -82,7 +100,10 @@ run() {
 	gbench) bin="$work/gbench --percentiles=" ;;
 	gbench-*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench --percentiles=" ;;
 	esac
+	s0=$(srvticks) b0=$(busyticks)
 	out=$(/usr/bin/time -f "cpu %U %S %e" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
+	sleep 0.3 # the postmaster reaps the run's backends
+	s1=$(srvticks) b1=$(busyticks)
 	tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
 	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
 	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\) \([0-9.]*\)$/\1 \2 \3/p')
@@ -95,14 +116,19 @@ run() {
 		echo "$out" | tail -3 >&2
 		return 0
 	fi
-	echo "$tps $n $cpu ${cms:-0}" | awk '{ printf "%.1f %.2f %.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2, $6, $5 }'
+	echo "$tps $n $cpu ${cms:-0} $s0 $s1 $b0 $b1 $hz $(nproc)" | awk '{
+		# $1 tps, $2 transactions, $3 $4 $5 user, sys and wall seconds,
+		# $6 connection ms, $7..$10 server and machine ticks, $11 Hz, $12 cores
+		client = ($3 + $4) * $11; server = $8 - $7; busy = $10 - $9
+		other = busy - server - client; if (other < 0) other = 0
+		printf "%.1f %.2f %.1f %.2f %.2f %.1f\n", $1, ($3 + $4) * 1e6 / $2, $6, $5, server * 1e6 / $11 / $2, 100 * other / ($11 * ($5 + 0.3) * $12) }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
 
-printf "%-12s %7s  %-16s %12s %6s  %12s %6s  %9s %7s\n" workload clients tool tps ratio "cpu us/tx" ratio "conn ms" "wall s"
+printf "%-12s %7s  %-16s %12s %6s  %12s %6s  %12s %6s  %7s  %9s %7s\n" workload clients tool tps ratio "cpu us/tx" ratio "srv us/tx" ratio "other%" "conn ms" "wall s"
 for w in $WORKLOADS; do
 	for c in $CLIENTS; do
 		for tool in $tools; do : >"$work/r.$tool"; done
@@ -114,12 +140,16 @@ for w in $WORKLOADS; do
 			i=$((i + 1))
 		done
 		pt=$(cut -d' ' -f1 "$work/r.pgbench" | median); pc=$(cut -d' ' -f2 "$work/r.pgbench" | median)
+		ps=$(cut -d' ' -f5 "$work/r.pgbench" | median)
 		for tool in $tools; do
 			t=$(cut -d' ' -f1 "$work/r.$tool" | median); u=$(cut -d' ' -f2 "$work/r.$tool" | median)
 			cm=$(cut -d' ' -f3 "$work/r.$tool" | median); wl=$(cut -d' ' -f4 "$work/r.$tool" | median)
-			echo "$w $c $tool $t $pt $u $pc $cm $wl" | awk '{ printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f  %9.1f %7.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0), $8, $9 }'
+			sv=$(cut -d' ' -f5 "$work/r.$tool" | median); ot=$(cut -d' ' -f6 "$work/r.$tool" | median)
+			# A server ratio above 1.03 is marked: gbench makes the server work more.
+			echo "$w $c $tool $t $pt $u $pc $cm $wl $sv $ps $ot" | awk '{ sr = ($11 + 0 > 0 ? $10 / $11 : 0)
+				printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f  %12.2f %5.2f%s  %7.1f  %9.1f %7.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0), $10, sr, (sr > 1.03 ? "!" : " "), $12, $8, $9 }'
 			if [ -n "${VERBOSE:-}" ]; then
-				echo "  runs (tps us/tx): $(tr '\n' ';' <"$work/r.$tool")"
+				echo "  runs (tps us/tx conn_ms wall_s srv_us/tx other%): $(tr '\n' ';' <"$work/r.$tool")"
 			fi
 		done
 	done

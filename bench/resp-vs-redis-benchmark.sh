@@ -3,8 +3,10 @@
 # 128-byte values (4096 keys), against the same throwaway redis-server: for
 # each connection count, PAIRS rounds run every tool once (in turn forwards
 # and backwards), and the script prints each tool's median throughput and
-# client CPU time (user+sys) per request, with its ratios to
-# redis-benchmark's. redis-benchmark runs with -P 1, in its default mode
+# client CPU time (user+sys) per request and the server's CPU time per
+# request, with their ratios to redis-benchmark's (a server ratio above
+# 1.03 is marked "!"), and the machine's other CPU (neither the tool's nor
+# the server's, in % of all cores). redis-benchmark runs with -P 1, in its default mode
 # and with --threads 2 ("redis-bench-t2"); gbench with -j 2.
 #
 #   bench/resp-vs-redis-benchmark.sh
@@ -47,8 +49,14 @@ trap cleanup EXIT INT TERM
 
 go build -o "$work/gbench" ./cmd/gbench
 redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" --daemonize yes \
-	--logfile "$work/redis.log" >/dev/null
+	--logfile "$work/redis.log" --pidfile "$work/redis.pid" >/dev/null
 for i in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+rpid=$(cat "$work/redis.pid")
+hz=$(getconf CLK_TCK)
+# srvticks: the server's CPU so far (all its threads), in clock ticks;
+# busyticks: the machine's.
+srvticks() { awk '{ print $14 + $15 }' "/proc/$rpid/stat"; }
+busyticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 
 # The same 128-byte values under gbench's keys (item:N) and under
 # redis-benchmark's (key:%012d, what __rand_int__ becomes).
@@ -80,9 +88,12 @@ rbargs() {
 	fi
 }
 
-# run TOOL CASE CLIENTS: prints "requests_per_second cpu_us_per_request"
+# run TOOL CASE CLIENTS: prints "requests_per_second cpu_us_per_request
+# server_us_per_request other_pct", other being the machine's busy CPU that
+# was neither the tool's nor the server's, in % of all cores over the run.
 run() {
 	tool=$1 case=$2 c=$3
+	s0=$(srvticks) b0=$(busyticks)
 	case $tool in
 	gbench*)
 		bin=""
@@ -93,7 +104,7 @@ run() {
 		*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench" ;;
 		esac
 		script "$case" >"$work/$case.sql"
-		out=$(/usr/bin/time -f "cpu %U %S" $bin --percentiles= --resp "redis://127.0.0.1:$port/0" \
+		out=$(/usr/bin/time -f "cpu %U %S %e" $bin --percentiles= --resp "redis://127.0.0.1:$port/0" \
 			-c "$c" -j 2 -T "$DURATION" -f "$work/$case.sql" 2>&1)
 		rps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
 		n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
@@ -103,26 +114,32 @@ run() {
 		[ "$tool" = redis-bench-t2 ] && threads="--threads 2"
 		# a request count that lasts about DURATION at the last measured rate
 		n=${RB_N:-$(cat "$work/rate.$case.$c" 2>/dev/null || echo 100000)}
-		out=$(/usr/bin/time -f "cpu %U %S" redis-benchmark -p "$port" -c "$c" -n "$n" -r $KEYS -P 1 $threads -q \
+		out=$(/usr/bin/time -f "cpu %U %S %e" redis-benchmark -p "$port" -c "$c" -n "$n" -r $KEYS -P 1 $threads -q \
 			$(rbargs "$case") 2>&1 | tr '\r' '\n')
 		rps=$(echo "$out" | grep -E 'requests per second' | tail -1 | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p')
 		;;
 	esac
-	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p')
+	s1=$(srvticks) b1=$(busyticks)
+	cpu=$(echo "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\) \([0-9.]*\)$/\1 \2 \3/p')
 	if [ -z "$rps" ] || [ -z "$cpu" ]; then
 		echo "$tool $case -c $c failed:" >&2
 		echo "$out" | tail -5 >&2
 		return 1
 	fi
 	case $tool in gbench*) echo "$rps $DURATION" | awk '{ printf "%d\n", $1 * $2 }' >"$work/rate.$case.$c" ;; esac
-	echo "$rps $n $cpu" | awk '{ printf "%.1f %.2f\n", $1, ($3 + $4) * 1e6 / $2 }'
+	# $1 req/s, $2 requests, $3 $4 $5 user, sys and wall seconds, $6..$9
+	# server and machine ticks, $10 Hz, $11 cores
+	echo "$rps $n $cpu $s0 $s1 $b0 $b1 $hz $(nproc)" | awk '{
+		client = ($3 + $4) * $10; server = $7 - $6; busy = $9 - $8
+		other = busy - server - client; if (other < 0) other = 0
+		printf "%.1f %.2f %.2f %.1f\n", $1, ($3 + $4) * 1e6 / $2, server * 1e6 / $10 / $2, 100 * other / ($10 * $5 * $11) }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
 
-printf "%-7s %5s  %-16s %12s %6s  %12s %6s\n" case conns tool "req/s" ratio "cpu us/req" ratio
+printf "%-7s %5s  %-16s %12s %6s  %12s %6s  %12s %6s  %7s\n" case conns tool "req/s" ratio "cpu us/req" ratio "srv us/req" ratio "other%"
 for cs in $CASES; do
 	for c in $CLIENTS; do
 		for tool in $tools; do : >"$work/r.$tool"; done
@@ -134,11 +151,15 @@ for cs in $CASES; do
 			i=$((i + 1))
 		done
 		bt=$(cut -d' ' -f1 "$work/r.redis-bench" | median); bc=$(cut -d' ' -f2 "$work/r.redis-bench" | median)
+		bs=$(cut -d' ' -f3 "$work/r.redis-bench" | median)
 		for tool in $tools; do
 			t=$(cut -d' ' -f1 "$work/r.$tool" | median); u=$(cut -d' ' -f2 "$work/r.$tool" | median)
-			echo "$cs $c $tool $t $bt $u $bc" | awk '{ printf "%-7s %5d  %-16s %12.1f %6.2f  %12.2f %6.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0) }'
+			sv=$(cut -d' ' -f3 "$work/r.$tool" | median); ot=$(cut -d' ' -f4 "$work/r.$tool" | median)
+			# A server ratio above 1.03 is marked "!": the server works more.
+			echo "$cs $c $tool $t $bt $u $bc $sv $bs $ot" | awk '{ sr = ($9 + 0 > 0 ? $8 / $9 : 0)
+				printf "%-7s %5d  %-16s %12.1f %6.2f  %12.2f %6.2f  %12.2f %5.2f%s  %7.1f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0), $8, sr, (sr > 1.03 ? "!" : " "), $10 }'
 			if [ -n "${VERBOSE:-}" ]; then
-				echo "  runs (req/s us/req): $(tr '\n' ';' <"$work/r.$tool")"
+				echo "  runs (req/s us/req srv_us/req other%): $(tr '\n' ';' <"$work/r.$tool")"
 			fi
 		done
 	done
