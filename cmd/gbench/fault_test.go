@@ -568,3 +568,23 @@ func TestContinueOnError(t *testing.T) {
 		t.Errorf("without --continue-on-error: exit %d\n%s", o.code, o.stderr)
 	}
 }
+
+// Under -C a client connects for every transaction: a connection refused
+// during the outage fails the transaction, and the client goes on once the
+// server accepts again.
+func TestReconnectWithConnectPerTransaction(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	run := startFaultRun(t, faultArgs("-C", "-f", writeScript(t, "\\resp GET k\n"), "-c", "2", "-T", "3", "-R", "200", "--resp", rd.URL())...)
+	time.Sleep(time.Second)
+	rd.Stop()
+	time.Sleep(300 * time.Millisecond)
+	rd.Start()
+	o, res := run.wait(t, 3*time.Second+time.Minute)
+	if o.code != 0 || res.Aborted != 0 {
+		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	checkCounts(t, res, "")
+	if a := res.Availability; a == nil || len(a.Windows) != 1 || a.Windows[0].Open {
+		t.Fatalf("want one closed window: %+v\n%s", a, o.stdout)
+	}
+}
