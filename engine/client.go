@@ -208,7 +208,8 @@ func (c *client) startTx(now *int64) bool {
 		start := *now
 		if err := c.th.connectClient(c); err != nil {
 			if c.th.cfg.Reconnect.Enabled {
-				c.randSaved, c.txnBegin = c.env.Rand, *now
+				// The transaction fails at its first command.
+				c.randSaved, c.txnBegin, c.cmd = c.env.Rand, *now, 0
 				if c.th.throttleDelay == 0 {
 					c.txnScheduled = *now
 				}

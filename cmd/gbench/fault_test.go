@@ -574,7 +574,7 @@ func TestContinueOnError(t *testing.T) {
 // server accepts again.
 func TestReconnectWithConnectPerTransaction(t *testing.T) {
 	rd := testsrv.StartRedis(t)
-	run := startFaultRun(t, faultArgs("-C", "-f", writeScript(t, "\\resp GET k\n"), "-c", "2", "-T", "3", "-R", "200", "--resp", rd.URL())...)
+	run := startFaultRun(t, faultArgs("-C", "-r", "-f", writeScript(t, "\\set k 1\n\\resp GET k\n"), "-c", "2", "-T", "3", "-R", "200", "--resp", rd.URL())...)
 	time.Sleep(time.Second)
 	rd.Stop()
 	time.Sleep(300 * time.Millisecond)
