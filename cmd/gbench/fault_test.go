@@ -588,3 +588,20 @@ func TestReconnectWithConnectPerTransaction(t *testing.T) {
 		t.Fatalf("want one closed window: %+v\n%s", a, o.stdout)
 	}
 }
+
+// --max-reconnects: a server that does not come back aborts each client
+// after that many failed attempts in a row (exit status 2).
+func TestMaxReconnects(t *testing.T) {
+	rd := testsrv.StartRedis(t)
+	run := startFaultRun(t, faultArgs("-f", writeScript(t, "\\resp GET k\n"), "-c", "2", "-T", "30", "--max-reconnects", "3", "--resp", rd.URL())...)
+	time.Sleep(500 * time.Millisecond)
+	rd.Stop()
+	// Three attempts: at once, then after at most 10 and 20 ms.
+	o, res := run.wait(t, 30*time.Second)
+	if o.code != 2 || res.Aborted != 2 || strings.Count(o.stderr, "could not reconnect in 3 attempts") != 2 {
+		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
+	}
+	if a := res.Availability; a == nil || a.ReconnectFailures != 6 || len(a.Windows) != 1 || !a.Windows[0].Open {
+		t.Errorf("want 6 failed attempts and one window open at the end: %+v", a)
+	}
+}
