@@ -80,7 +80,7 @@ func TestRefusesForeignObjects(t *testing.T) {
 		cmd  []string
 		want string
 	}{
-		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache: (such as "gbench:item:7") but no hash gbench:dataset`},
+		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:item:7") but no hash gbench:dataset`},
 		{"a marker of the user's", []string{"SET", MarkerKey, "mine"}, "the key gbench:dataset (a string) has no field created-by = gbench"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,7 +145,9 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`Redis: setting keys\.\.\.`,
 			`Redis: 10\d{4} of 204096 keys \(\d\d%\) done \(elapsed \d+\.\d\d s, remaining \d+\.\d\d s\)`,
 			`Redis: 204096 of 204096 keys \(100%\) done \(elapsed \d+\.\d\d s, remaining 0\.00 s\)`,
-			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s|; )+\)\.`,
+			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, ycsb \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s, ycsb \d+\.\d\d s|; )+\)\.`,
+			`PostgreSQL: generating 1000 YCSB records \(server-side\)\.\.\.`,
+			`Redis: setting 1000 YCSB records\.\.\.`,
 		}},
 		{second.String(), []string{
 			`PostgreSQL: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
@@ -156,7 +158,10 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`  function gbench\.item_value\(bigint,integer\)`,
 			`  function gbench\.mget\(bigint\[\]\)`,
 			`  function gbench\.load_dataset\(integer,integer,integer\)`,
-			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
+			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, 1000 YCSB records of 10 fields of 100 bytes, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
+			`  table gbench\.usertable \(1000 rows\)`,
+			`  sequence gbench\.ycsb_seq`,
+			`  1002 keys gbench:ycsb:\*`,
 			`  4096 keys gbench:item:\*`,
 			`  200000 keys gbench:kv:\*`,
 			`  1 key gbench:cache:\*`,
