@@ -28,7 +28,7 @@
 -- In Redis the same values are the keys gbench:item:<id> and gbench:kv:<k>, the cold-fill
 -- cache is gbench:cache:<id>, and the hash gbench:dataset marks the database as loaded.
 -- YCSB's records are the hashes gbench:ycsb:user<n> (fields field0..field9), their order
--- the sorted set gbench:ycsb:index (member user<n>, score n), the insert counter
+-- the sorted set gbench:ycsb:index (member user<n>, score 0, read BYLEX), the insert counter
 -- gbench:ycsb:count.
 --
 -- Load both servers (sizes as options: gbench workloads load --help):
@@ -137,8 +137,9 @@ $$;
 COMMENT ON PROCEDURE gbench.load_dataset(int, int, int) IS 'gbench dataset: empties and fills the tables';
 
 -- YCSB. The key is text, as YCSB's JDBC binding has it, so a scan reads keys
--- in text order ('user10' follows 'user1').
-CREATE TABLE IF NOT EXISTS gbench.usertable (ycsb_key text PRIMARY KEY,
+-- in text order ('user10' follows 'user1'), byte by byte (COLLATE "C"), as
+-- Redis's ZRANGE BYLEX reads gbench:ycsb:index.
+CREATE TABLE IF NOT EXISTS gbench.usertable (ycsb_key text COLLATE "C" PRIMARY KEY,
     field0 text, field1 text, field2 text, field3 text, field4 text,
     field5 text, field6 text, field7 text, field8 text, field9 text);
 CREATE SEQUENCE IF NOT EXISTS gbench.ycsb_seq;

@@ -10,7 +10,7 @@ import (
 // set, as YCSB's Redis binding keeps one for scans) and the insert counter.
 const (
 	ycsbRecordPrefix = ycsbPrefix + "user"  // + n: the hash of record n
-	ycsbIndexKey     = ycsbPrefix + "index" // member "user<n>", score n
+	ycsbIndexKey     = ycsbPrefix + "index" // member "user<n>", score 0: in key order, as SQL's COLLATE "C"
 	ycsbCountKey     = ycsbPrefix + "count" // the last record number
 )
 
@@ -49,7 +49,7 @@ func setYCSB(rc *resp.Client, o Options) error {
 			out = resp.AppendBulkString(out, "ZADD")
 			out = resp.AppendBulkString(out, ycsbIndexKey)
 			for n := lo; n <= hi; n++ {
-				out = resp.AppendBulkString(out, strconv.FormatInt(n, 10))
+				out = resp.AppendBulkString(out, "0")
 				out = resp.AppendBulkString(out, "user"+strconv.FormatInt(n, 10))
 			}
 			return out
