@@ -34,7 +34,7 @@ type Workload struct {
 	// Name is the file name, e.g. "mget64.sql".
 	Name string
 	// Group is what the workload is about: "read", "update", "coldfill",
-	// "write", "kv" or "ycsb".
+	// "write", "kv", "ycsb" or "tpcc".
 	Group string
 	// Mode is the query mode (-M) its numbers are meant for.
 	Mode script.Mode
@@ -44,14 +44,15 @@ type Workload struct {
 	// Defines are the -D variables the script reads: "items" (the number of
 	// rows loaded, Options.Items), "keys" (the kv keys loaded,
 	// Options.Keys) and "recordcount" (the YCSB records loaded,
-	// Options.YCSBRecords). Without them a client aborts with "undefined variable".
+	// Options.YCSBRecords) and "warehouses" (Options.Warehouses). Without them a client aborts with "undefined variable".
 	Defines []string
 }
 
 // Workloads returns every bundled workload in a fixed order: the reads of
 // Paths (fixed keys, then random keys, for each key count of KeyCounts),
 // then the update mixes, the cold fills, the writes, the kv get/set
-// comparison and YCSB A-F (SQL, then RESP, for each letter). The slice is new on each call.
+// comparison, YCSB A-F (SQL, then RESP, for each letter) and the five
+// TPC-C-like transactions. The slice is new on each call.
 func Workloads() []Workload {
 	var out []Workload
 	for _, random := range []bool{false, true} {
@@ -87,6 +88,9 @@ func Workloads() []Workload {
 		out = append(out,
 			Workload{Name: "ycsb-" + string(letter) + ".sql", Group: "ycsb", Mode: script.Prepared, SQL: true, Defines: records},
 			Workload{Name: "resp-ycsb-" + string(letter) + ".sql", Group: "ycsb", Mode: script.Simple, RESP: true, Defines: records})
+	}
+	for _, w := range TPCC() {
+		out = append(out, Workload{Name: w.Name, Group: "tpcc", Mode: script.Prepared, SQL: true, Defines: []string{"warehouses"}})
 	}
 	return out
 }

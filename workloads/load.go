@@ -33,6 +33,8 @@ const (
 	MinItems = 128
 	// MaxValueSize bounds a value; a cache holds small values.
 	MaxValueSize = 1 << 20
+	// MaxWarehouses bounds Options.Warehouses: about 100 MB each.
+	MaxWarehouses = 10000
 	// maxCount bounds Items and Keys: ids and keys are int in the SQL.
 	maxCount = 1<<31 - 1
 )
@@ -56,6 +58,10 @@ type Options struct {
 	// YCSBFieldLength is the length in bytes of every field of a YCSB
 	// record. Default DefaultYCSBFieldLength, at most MaxValueSize.
 	YCSBFieldLength int
+	// Warehouses is the scale of the TPC-C-like data (tpcc.sql): 0, the
+	// default, loads none and leaves an earlier load's tables alone. It
+	// needs PostgreSQL; Redis holds no TPC-C-like data.
+	Warehouses int
 }
 
 // withDefaults validates o and fills in the defaults.
@@ -74,6 +80,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("workloads: invalid key count %d: must be in range 1..%d", o.Keys, maxCount)
 	case o.YCSBRecords < 1 || o.YCSBRecords > maxCount/10:
 		return o, fmt.Errorf("workloads: invalid YCSB record count %d: must be in range 1..%d", o.YCSBRecords, maxCount/10)
+	case o.Warehouses < 0 || o.Warehouses > MaxWarehouses:
+		return o, fmt.Errorf("workloads: invalid warehouse count %d: must be in range 0..%d", o.Warehouses, MaxWarehouses)
 	case o.YCSBFieldLength < 1 || o.YCSBFieldLength > MaxValueSize:
 		return o, fmt.Errorf("workloads: invalid YCSB field length %d: must be in range 1..%d", o.YCSBFieldLength, MaxValueSize)
 	}
@@ -82,12 +90,16 @@ func (o Options) withDefaults() (Options, error) {
 
 // Defines returns the -D settings ("name=value") the workloads need for
 // data loaded with o: items=Items, keys=Keys and recordcount=YCSBRecords,
-// defaults filled in.
+// defaults filled in, and warehouses=Warehouses when it is set.
 func (o Options) Defines() []string {
 	o.Items = or(o.Items, DefaultItems)
 	o.Keys = or(o.Keys, DefaultKeys)
 	o.YCSBRecords = or(o.YCSBRecords, DefaultYCSBRecords)
-	return []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys), "recordcount=" + strconv.Itoa(o.YCSBRecords)}
+	out := []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys), "recordcount=" + strconv.Itoa(o.YCSBRecords)}
+	if o.Warehouses > 0 {
+		out = append(out, "warehouses="+strconv.Itoa(o.Warehouses))
+	}
+	return out
 }
 
 // or returns v, or def when v is zero.
@@ -139,6 +151,9 @@ func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, l
 	}
 	if pg == nil && redis == nil {
 		return errors.New("workloads: nothing to load into: both connections are nil")
+	}
+	if pg == nil && o.Warehouses > 0 {
+		return errors.New("workloads: the TPC-C-like data goes into PostgreSQL, and there is no PostgreSQL connection")
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("workloads: %w", err)
@@ -234,14 +249,20 @@ func loadPostgres(ctx context.Context, pg *pgsql.Client, o Options, fresh bool, 
 		create = "checking the schema " + Schema + ", redefining its functions..."
 	}
 	var took []string
-	for _, s := range []struct{ line, name, sql string }{
+	steps := []struct{ line, name, sql string }{
 		{create, "create", schema},
 		{"generating data (server-side)...", "server-side generate",
 			fmt.Sprintf("CALL %s.load_dataset(%d, %d, %d)", Schema, o.Items, o.ValueSize, o.Keys)},
 		{fmt.Sprintf("generating %d YCSB records (server-side)...", o.YCSBRecords), "ycsb",
 			fmt.Sprintf("CALL %s.load_ycsb(%d, %d)", Schema, o.YCSBRecords, o.YCSBFieldLength)},
-		{"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}, // alone: VACUUM refuses a transaction block
-	} {
+	}
+	if o.Warehouses > 0 {
+		steps = append(steps, tpccSteps(o.Warehouses)...)
+		tables = append(tables, tpccTables()...)
+	}
+	steps = append(steps, struct{ line, name, sql string }{
+		"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}) // alone: VACUUM refuses a transaction block
+	for _, s := range steps {
 		err := lg.step("PostgreSQL", s.line, s.name, &took, func() error {
 			return pg.Exec(ctx, s.sql)
 		})
@@ -352,12 +373,13 @@ func Drop(ctx context.Context, pg *pgsql.Client, redis net.Conn) error {
 	var errs []error
 	if pg != nil {
 		sql := fmt.Sprintf(`BEGIN;
-DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv, %[1]s.usertable;
+DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv, %[1]s.usertable, %[2]s;
 DROP SEQUENCE IF EXISTS %[1]s.ycsb_seq;
-DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int);
-DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int), %[1]s.load_ycsb(int, int);
+DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int), %[1]s.tpcc_last_name(int),
+    %[1]s.tpcc_new_order(int, int, int, int, boolean, int[]), %[1]s.tpcc_delivery(int, int);
+DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int), %[1]s.load_ycsb(int, int), %[1]s.tpcc_load(text, int);
 DROP SCHEMA IF EXISTS %[1]s;
-COMMIT`, Schema)
+COMMIT`, Schema, strings.Join(tpccTables(), ", "))
 		if err := pg.Exec(ctx, sql); err != nil {
 			errs = append(errs, fmt.Errorf("workloads: dropping from PostgreSQL: %w", ctxErr(ctx, err)))
 		}

@@ -114,6 +114,7 @@ func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string,
 	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value (default 128)")
 	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N (default 100000)")
 	intFlag(&so.data.YCSBRecords, "ycsb-records", 1, maxInt/10, "YCSB records: rows of gbench.usertable, Redis hashes gbench:ycsb:user1..R (default 1000)")
+	intFlag(&so.data.Warehouses, "tpcc-warehouses", 0, workloads.MaxWarehouses, "also load the TPC-C-like data, N warehouses, about 100 MB each (default 0: none)")
 	intFlag(&so.data.YCSBFieldLength, "ycsb-field-length", 1, workloads.MaxValueSize, "bytes per field of a YCSB record (default 100)")
 	fs.StringVar(&so.sharedBuffers, "shared-buffers", so.sharedBuffers, "PostgreSQL's shared_buffers")
 	fs.StringVar(&so.baseDir, "base-dir", "", "put the servers' files in a new directory under DIR (default /dev/shm when it has 1GB free, else the temporary directory)")
