@@ -130,11 +130,11 @@ func TestHeaders(t *testing.T) {
 			file = strings.TrimSuffix(file, " ") + "@"
 		}
 		want := map[string]bool{
-			file: true,
-			" -M prepared ":                 w.Mode == script.Prepared,
-			" --resp ":                      w.RESP,
-			" DBNAME ":                      w.SQL,
-			" -n ":                          w.SQL, // skip pgbench's vacuum of pgbench_* tables
+			file:            true,
+			" -M prepared ": w.Mode == script.Prepared,
+			" --resp ":      w.RESP,
+			" DBNAME ":      w.SQL,
+			" -n ":          w.SQL, // skip pgbench's vacuum of pgbench_* tables
 		}
 		for _, d := range []string{"items", "keys"} {
 			want[" -D "+d+"="] = slices.Contains(w.Defines, d)
