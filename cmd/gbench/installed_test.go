@@ -176,6 +176,9 @@ func TestInstalledBinary(t *testing.T) {
 
 	t.Run("every header's run line", func(t *testing.T) {
 		for _, w := range workloads.Workloads() {
+			if w.Group == "tpcc" {
+				continue // TestTPCCLike runs them on the TPC-C-like data
+			}
 			args := runLineArgs(t, w.Name, db, url)
 			if out := g.ok(args...); !t.Failed() {
 				wantProcessed(t, out, 10)

@@ -394,6 +394,7 @@ func TestWorkloadsRun(t *testing.T) {
 	var later []workloads.Workload
 	for _, w := range workloads.Workloads() {
 		switch {
+		case w.Group == "tpcc": // TestTPCCLike: they need the TPC-C-like data
 		case w.SQL && !w.RESP && (w.Group == "update" || w.Group == "write"):
 			later = append(later, w)
 		case w.SQL && w.RESP && (w.Group == "update" || w.Group == "write"):
