@@ -1,4 +1,4 @@
--- tpcc-delivery.sql: the TPC-C-like delivery transaction (4% of the mix), a server-side function.
+-- tpcc-delivery.sql: the TPC-C-like delivery transaction (4% of the mix), in a function.
 -- Delivers the oldest new order of each of a warehouse's ten districts.
 --
 -- Measures: the batch transaction; its loop over the districts runs in gbench.tpcc_delivery.

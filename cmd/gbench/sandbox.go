@@ -306,8 +306,12 @@ func describeSandbox(w io.Writer, sb *sandbox.Sandbox, data workloads.Options, t
 	fmt.Fprintf(w, "gbench sandbox: PostgreSQL %s at %q (%s)\n", sb.PostgresVersion(), sb.PostgresConnString(), strings.Join(settings, ", "))
 	fmt.Fprintf(w, "gbench sandbox: Redis %s at %s\n", sb.RedisVersion(), sb.RedisURL())
 	fmt.Fprintf(w, "gbench sandbox: files in %s, removed on exit\n", sb.Dir())
-	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes and %d kv keys in %.1fs; the read paths agree\n",
-		data.Items, data.ValueSize, data.Keys, took.Seconds())
+	tpcc := ""
+	if data.Warehouses > 0 {
+		tpcc = fmt.Sprintf(", TPC-C-like data for %d %s", data.Warehouses, plural(data.Warehouses, "warehouse", "warehouses"))
+	}
+	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes and %d kv keys, %d YCSB records%s in %.1fs; the read paths agree\n",
+		data.Items, data.ValueSize, data.Keys, data.YCSBRecords, tpcc, took.Seconds())
 }
 
 // printConnections prints, on stdout, how to reach the servers and run

@@ -147,7 +147,7 @@ func TestSandboxRun(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"gbench sandbox: loaded 4096 items of 128 bytes and 1000 kv keys",
+		"gbench sandbox: loaded 4096 items of 128 bytes and 1000 kv keys, 1000 YCSB records in ",
 		"max_connections=22", "shared_buffers=128MB",
 		"gbench sandbox: running gbench --resp redis://127.0.0.1:",
 		"-D items=4096 -D keys=1000 -D recordcount=1000 -f " + workloadDir + "mget16.sql -t 10 -c 2 'host=127.0.0.1 port=",
