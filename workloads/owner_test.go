@@ -81,6 +81,7 @@ func TestRefusesForeignObjects(t *testing.T) {
 		want string
 	}{
 		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:item:7") but no hash gbench:dataset`},
+		{"a YCSB hash without the marker", []string{"SET", ycsbRecordPrefix + "1", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:ycsb:user1") but no hash gbench:dataset`},
 		{"a marker of the user's", []string{"SET", MarkerKey, "mine"}, "the key gbench:dataset (a string) has no field created-by = gbench"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -107,6 +107,15 @@ func TestTPCCLike(t *testing.T) {
 	if n := count("SELECT count(*) FROM gbench.tpcc_new_order"); n == "9000" {
 		t.Errorf("tpcc_new_order still holds %s rows after the deliveries and new orders", n)
 	}
+	defer func() {
+		// Last: drop removes the TPC-C-like objects with the rest.
+		if out := runGbench("workloads", "drop", conninfo); out.code != exitOK {
+			t.Errorf("drop: status %d\n%s", out.code, out.stderr)
+		}
+		if n := count("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = 'gbench'"); n != "0" {
+			t.Errorf("the schema gbench is still there after drop")
+		}
+	}()
 
 	t.Run("pgbench 15 runs the same scripts", func(t *testing.T) {
 		pgbench := needPgbench(t)
