@@ -169,3 +169,60 @@ func TestYCSBFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestYCSBLatestFrequencies draws YCSB's "latest" key as the bundled
+// ycsb-d scripts do, through the script language: the newest record
+// (:latest) is the most frequent, and latest - k has the probability of
+// rank k of YCSB's zipfian over the n records (the same chi-square bins as
+// TestYCSBZipfianFrequencies, mirrored).
+func TestYCSBLatestFrequencies(t *testing.T) {
+	const n, latest, draws = 1000, 1500, 400_000
+	src := "\\set latest 1500\n\\set n 1000\n\\set k :latest - random_ycsb_zipfian(0, :n - 1)\n"
+	s, err := Parse("latest.sql", src, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile([]*Script{s}, Simple, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newTestEnv(p, 28)
+	slot := p.Syms.Slot("k")
+	hist := make([]int, n)
+	for range draws {
+		for _, c := range s.Commands {
+			if err := env.ExecSet(c.Set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, _ := env.Vars.AppendText(nil, slot)
+		var k int
+		for _, d := range b {
+			k = k*10 + int(d-'0')
+		}
+		if k <= latest-n || k > latest {
+			t.Fatalf("latest key %d outside %d..%d", k, latest-n+1, latest)
+		}
+		hist[latest-k]++
+	}
+	var counts []int
+	var probs []float64
+	prev := 0.0
+	for r := int64(0); r < n; {
+		hi := r
+		if r >= 100 {
+			hi = min(r+99, n-1)
+		}
+		c := 0
+		for i := r; i <= hi; i++ {
+			c += hist[i]
+		}
+		cdf := grayCDF(hi, n)
+		counts, probs = append(counts, c), append(probs, cdf-prev)
+		prev, r = cdf, hi+1
+	}
+	chiSquare(t, "latest", counts, probs, draws)
+	if hist[0] < hist[1] || hist[1] < hist[2] {
+		t.Errorf("the newest keys are not the most frequent: %v", hist[:3])
+	}
+}
