@@ -153,6 +153,11 @@ BEGIN
     IF records < 1 OR field_length < 1 THEN
         RAISE EXCEPTION 'load_ycsb(%, %): need at least 1 record and 1-byte fields', records, field_length;
     END IF;
+    -- The ycsb plan makes the table UNLOGGED for some samples; a load
+    -- leaves it logged, as created.
+    IF (SELECT relpersistence FROM pg_catalog.pg_class WHERE oid = 'gbench.usertable'::regclass) = 'u' THEN
+        ALTER TABLE gbench.usertable SET LOGGED;
+    END IF;
     TRUNCATE gbench.usertable;
     INSERT INTO gbench.usertable
     SELECT 'user' || g, gbench.item_value(10 * g, field_length), gbench.item_value(10 * g + 1, field_length),

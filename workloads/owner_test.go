@@ -128,8 +128,12 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	redisCall(t, redis, "SET", cachePrefix+"5", "x")
+	pgExec(t, pg, "ALTER TABLE gbench.usertable SET UNLOGGED") // as the ycsb plan leaves it
 	if err := LoadLog(ctx, pg, redis, Options{Items: 200, ValueSize: 16, Keys: 10}, &second); err != nil {
 		t.Fatal(err)
+	}
+	if got := pgExec(t, pg, "SELECT relpersistence FROM pg_class WHERE oid = 'gbench.usertable'::regclass"); string(got[0][0]) != "p" {
+		t.Errorf("usertable's persistence after a load: %q, want p (logged)", got[0][0])
 	}
 	t.Logf("first load:\n%s\nsecond load:\n%s", &first, &second)
 	for _, c := range []struct {
