@@ -37,7 +37,18 @@ func chiSquareLimit(df int) float64 {
 // bin expecting at least 5 draws) and fails past chiSquareLimit.
 func chiSquare(t *testing.T, what string, counts []int, probs []float64, draws int) {
 	t.Helper()
-	x2, total := 0.0, 0.0
+	x2, limit := chiSquareStat(t, what, counts, probs, draws)
+	t.Logf("%s: chi-square %.1f with %d degrees of freedom (limit %.1f at p = 1e-6)", what, x2, len(counts)-1, limit)
+	if x2 > limit {
+		t.Errorf("%s: chi-square %.1f > %.1f: the frequencies do not follow the distribution", what, x2, limit)
+	}
+}
+
+// chiSquareStat returns the chi-square statistic of counts against probs
+// and its limit.
+func chiSquareStat(t *testing.T, what string, counts []int, probs []float64, draws int) (x2, limit float64) {
+	t.Helper()
+	total := 0.0
 	for i, c := range counts {
 		e := probs[i] * float64(draws)
 		if e < 5 {
@@ -49,11 +60,7 @@ func chiSquare(t *testing.T, what string, counts []int, probs []float64, draws i
 	if math.Abs(total-1) > 1e-9 {
 		t.Fatalf("%s: probabilities sum to %.12f", what, total)
 	}
-	limit := chiSquareLimit(len(counts) - 1)
-	t.Logf("%s: chi-square %.1f with %d degrees of freedom (limit %.1f at p = 1e-6)", what, x2, len(counts)-1, limit)
-	if x2 > limit {
-		t.Errorf("%s: chi-square %.1f > %.1f: the frequencies do not follow the distribution", what, x2, limit)
-	}
+	return x2, chiSquareLimit(len(counts) - 1)
 }
 
 // TestYCSBZipfianFrequencies counts the values of random_ycsb_zipfian over
@@ -88,12 +95,15 @@ func TestYCSBZipfianFrequencies(t *testing.T) {
 		}
 		counts, probs = append(counts, c), append(probs, grayCDF(hi, n)-prev)
 	}
-	for r := int64(0); r < 200; r++ {
-		bin(r, r)
+	binAll := func() {
+		for r := int64(0); r < 200; r++ {
+			bin(r, r)
+		}
+		for r := int64(200); r < n; r += 100 {
+			bin(r, r+99)
+		}
 	}
-	for r := int64(200); r < n; r += 100 {
-		bin(r, r+99)
-	}
+	binAll()
 	zn := zeta(n)
 	for r, want := range []float64{1 / zn, math.Pow(0.5, YCSBTheta) / zn} {
 		got := float64(hist[r]) / draws
@@ -103,6 +113,7 @@ func TestYCSBZipfianFrequencies(t *testing.T) {
 		}
 	}
 	chiSquare(t, "zipfian", counts, probs, draws)
+
 }
 
 // TestYCSBScrambledFrequencies counts the keys of random_ycsb_scrambled
@@ -130,6 +141,14 @@ func TestYCSBScrambledFrequencies(t *testing.T) {
 		counts[p.YCSBScrambled(0, n-1)]++
 	}
 	chiSquare(t, "scrambled zipfian", counts, probs, draws)
+	// The test's power: the same ranks unscrambled fail it by far.
+	plain := make([]int, n)
+	for range draws {
+		plain[p.YCSBZipfian(0, n-1)]++
+	}
+	if x2, limit := chiSquareStat(t, "unscrambled", plain, probs, draws); x2 < 100*limit {
+		t.Errorf("unscrambled zipfian against the scrambled one: chi-square %.0f, want far above %.1f", x2, limit)
+	}
 	// The most popular key is rank 0's: hash_fnv1a(0, 0) mod n.
 	top := 0
 	for j := range counts {
