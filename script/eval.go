@@ -138,7 +138,7 @@ func (env *Env) apply(fn funcID, a []Value) (Value, error) {
 		return Int(i), err
 	case fnLeast, fnGreatest:
 		return extremum(fn, a)
-	case fnRandom, fnRandomExponential, fnRandomGaussian, fnRandomZipfian:
+	case fnRandom, fnRandomExponential, fnRandomGaussian, fnRandomZipfian, fnRandomYCSBZipfian, fnRandomYCSBScrambled:
 		return env.random(fn, a)
 	case fnPow:
 		return powValue(a[0], a[1])

@@ -46,6 +46,8 @@ const (
 	fnPermute
 	fnRange
 	fnRandomKeys
+	fnRandomYCSBZipfian
+	fnRandomYCSBScrambled
 )
 
 // Argument count rules.
@@ -71,6 +73,7 @@ var funcs = map[string]funcID{
 	"pow": fnPow, "power": fnPow, "hash": fnHashMurmur2, "hash_murmur2": fnHashMurmur2,
 	"hash_fnv1a": fnHashFNV1a, "permute": fnPermute,
 	"range": fnRange, "random_keys": fnRandomKeys,
+	"random_ycsb_zipfian": fnRandomYCSBZipfian, "random_ycsb_scrambled": fnRandomYCSBScrambled,
 }
 
 var funcInfos = [...]funcInfo{
@@ -90,6 +93,7 @@ var funcInfos = [...]funcInfo{
 	fnHashMurmur2: {"hash_murmur2", nargsHash, false}, fnHashFNV1a: {"hash_fnv1a", nargsHash, false},
 	fnPermute: {"permute", nargsPermute, false},
 	fnRange:   {"range", 2, true}, fnRandomKeys: {"random_keys", 3, true},
+	fnRandomYCSBZipfian: {"random_ycsb_zipfian", 2, false}, fnRandomYCSBScrambled: {"random_ycsb_scrambled", 2, false},
 }
 
 // lookupFunc finds a function by name, ignoring case as pgbench does.

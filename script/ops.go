@@ -255,8 +255,9 @@ func permuteValue(v, size, seed Value) (Value, error) {
 	return Int(permute(x[0], x[1], x[2])), nil
 }
 
-// random evaluates random, random_exponential, random_gaussian and
-// random_zipfian with pgbench's argument checks.
+// random evaluates random, random_exponential, random_gaussian,
+// random_zipfian (with pgbench's argument checks) and gbench's
+// random_ycsb_zipfian and random_ycsb_scrambled.
 func (env *Env) random(fn funcID, a []Value) (Value, error) {
 	lo, err := coerceInt(a[0])
 	if err != nil {
@@ -269,8 +270,13 @@ func (env *Env) random(fn funcID, a []Value) (Value, error) {
 	if err := checkRandomRange(lo, hi); err != nil {
 		return Value{}, err
 	}
-	if fn == fnRandom {
+	switch fn {
+	case fnRandom:
 		return Int(env.Rand.Int64Range(lo, hi)), nil
+	case fnRandomYCSBZipfian:
+		return Int(env.Rand.YCSBZipfian(lo, hi)), nil
+	case fnRandomYCSBScrambled:
+		return Int(env.Rand.YCSBScrambled(lo, hi)), nil
 	}
 	param, err := coerceDouble(a[2])
 	if err != nil {

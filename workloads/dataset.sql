@@ -19,8 +19,17 @@
 --                                        missing key or a NULL value
 --   gbench.load_dataset(n_items, value_size, n_kv)  empties the three tables, fills them
 --                                        and records the sizes in the schema's comment
+--   gbench.usertable(ycsb_key text PRIMARY KEY, field0 .. field9 text)  YCSB's table:
+--                                        keys 'user1'..'userR', field f of record n
+--                                        holds item_value(10 * n + f, field length)
+--   gbench.ycsb_seq                      YCSB's insert counter: the number of the last
+--                                        record inserted (R after a load)
+--   gbench.load_ycsb(records, field_length)  empties usertable, fills it, sets ycsb_seq
 -- In Redis the same values are the keys gbench:item:<id> and gbench:kv:<k>, the cold-fill
 -- cache is gbench:cache:<id>, and the hash gbench:dataset marks the database as loaded.
+-- YCSB's records are the hashes gbench:ycsb:user<n> (fields field0..field9), their order
+-- the sorted set gbench:ycsb:index (member user<n>, score 0, read BYLEX), the insert counter
+-- gbench:ycsb:count.
 --
 -- Load both servers (sizes as options: gbench workloads load --help):
 --   gbench workloads load --resp redis://127.0.0.1:6379/0 DBNAME
@@ -126,5 +135,43 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE gbench.load_dataset(int, int, int) IS 'gbench dataset: empties and fills the tables';
+
+-- YCSB. The key is text, as YCSB's JDBC binding has it, so a scan reads keys
+-- in text order ('user10' follows 'user1'), byte by byte (COLLATE "C"), as
+-- Redis's ZRANGE BYLEX reads gbench:ycsb:index.
+CREATE TABLE IF NOT EXISTS gbench.usertable (ycsb_key text COLLATE "C" PRIMARY KEY,
+    field0 text, field1 text, field2 text, field3 text, field4 text,
+    field5 text, field6 text, field7 text, field8 text, field9 text);
+CREATE SEQUENCE IF NOT EXISTS gbench.ycsb_seq;
+COMMENT ON TABLE gbench.usertable IS 'gbench dataset: the table of the ycsb-*.sql workloads';
+COMMENT ON INDEX gbench.usertable_pkey IS 'gbench dataset';
+COMMENT ON SEQUENCE gbench.ycsb_seq IS 'gbench dataset: the YCSB insert counter, the last record number';
+
+CREATE OR REPLACE PROCEDURE gbench.load_ycsb(records int DEFAULT 1000, field_length int DEFAULT 100)
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF records < 1 OR field_length < 1 THEN
+        RAISE EXCEPTION 'load_ycsb(%, %): need at least 1 record and 1-byte fields', records, field_length;
+    END IF;
+    -- The ycsb plan makes the table UNLOGGED for some samples; a load
+    -- leaves it logged, as created.
+    IF (SELECT relpersistence FROM pg_catalog.pg_class WHERE oid = 'gbench.usertable'::regclass) = 'u' THEN
+        ALTER TABLE gbench.usertable SET LOGGED;
+    END IF;
+    TRUNCATE gbench.usertable;
+    INSERT INTO gbench.usertable
+    SELECT 'user' || g, gbench.item_value(10 * g, field_length), gbench.item_value(10 * g + 1, field_length),
+           gbench.item_value(10 * g + 2, field_length), gbench.item_value(10 * g + 3, field_length),
+           gbench.item_value(10 * g + 4, field_length), gbench.item_value(10 * g + 5, field_length),
+           gbench.item_value(10 * g + 6, field_length), gbench.item_value(10 * g + 7, field_length),
+           gbench.item_value(10 * g + 8, field_length), gbench.item_value(10 * g + 9, field_length)
+    FROM generate_series(1, records) AS g;
+    PERFORM pg_catalog.setval('gbench.ycsb_seq', records);
+    EXECUTE format('COMMENT ON TABLE gbench.usertable IS %L',
+        format('gbench dataset: the table of the ycsb-*.sql workloads, %s records of 10 fields of %s bytes loaded %s',
+               records, field_length, to_char(now(), 'YYYY-MM-DD HH24:MI:SS TZH:TZM')));
+END
+$$;
+COMMENT ON PROCEDURE gbench.load_ycsb(int, int) IS 'gbench dataset: empties and fills the YCSB table';
 
 COMMIT;

@@ -1,7 +1,10 @@
 // Package workloads holds gbench's bundled benchmark scripts, the dataset
 // they read, and the check that the ways of reading it agree. Together they
-// reproduce the "PostgreSQL as a cache vs Redis" benchmark; docs/workloads.md
-// describes every workload.
+// reproduce the "PostgreSQL as a cache vs Redis" benchmark, YCSB's
+// workloads A-F on both protocols (ycsb-X.sql, resp-ycsb-X.sql, on the
+// records gbench.usertable and gbench:ycsb:user<n>) and a TPC-C-like mix
+// (tpcc-*.sql, its data from TPCCFile when Options.Warehouses is set);
+// docs/workloads.md describes every workload.
 //
 // # Files
 //

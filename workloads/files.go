@@ -34,7 +34,7 @@ type Workload struct {
 	// Name is the file name, e.g. "mget64.sql".
 	Name string
 	// Group is what the workload is about: "read", "update", "coldfill",
-	// "write" or "kv".
+	// "write", "kv", "ycsb" or "tpcc".
 	Group string
 	// Mode is the query mode (-M) its numbers are meant for.
 	Mode script.Mode
@@ -42,15 +42,17 @@ type Workload struct {
 	// database where the dataset is loaded, RESP needs --resp.
 	SQL, RESP bool
 	// Defines are the -D variables the script reads: "items" (the number of
-	// rows loaded, Options.Items) and "keys" (the kv keys loaded,
-	// Options.Keys). Without them a client aborts with "undefined variable".
+	// rows loaded, Options.Items), "keys" (the kv keys loaded,
+	// Options.Keys) and "recordcount" (the YCSB records loaded,
+	// Options.YCSBRecords) and "warehouses" (Options.Warehouses). Without them a client aborts with "undefined variable".
 	Defines []string
 }
 
 // Workloads returns every bundled workload in a fixed order: the reads of
 // Paths (fixed keys, then random keys, for each key count of KeyCounts),
-// then the update mixes, the cold fills, the writes and the kv get/set
-// comparison. The slice is new on each call.
+// then the update mixes, the cold fills, the writes, the kv get/set
+// comparison, YCSB A-F (SQL, then RESP, for each letter) and the five
+// TPC-C-like transactions. The slice is new on each call.
 func Workloads() []Workload {
 	var out []Workload
 	for _, random := range []bool{false, true} {
@@ -60,14 +62,14 @@ func Workloads() []Workload {
 			}
 		}
 	}
-	items, keys := []string{"items"}, []string{"keys"}
+	items, keys, records := []string{"items"}, []string{"keys"}, []string{"recordcount"}
 	sql := func(name, group string, resp bool, defines []string) Workload {
 		return Workload{Name: name, Group: group, Mode: script.Prepared, SQL: true, RESP: resp, Defines: defines}
 	}
 	redis := func(name, group string) Workload {
 		return Workload{Name: name, Group: group, Mode: script.Simple, RESP: true, Defines: keys}
 	}
-	return append(out,
+	out = append(out,
 		sql("update5-any.sql", "update", false, nil),
 		sql("update5-mget.sql", "update", false, nil),
 		sql("update5-resp-mget.sql", "update", true, nil),
@@ -82,4 +84,13 @@ func Workloads() []Workload {
 		sql("kv-mixed-sql.sql", "kv", false, keys),
 		redis("kv-mixed-resp.sql", "kv"),
 	)
+	for _, letter := range "abcdef" {
+		out = append(out,
+			Workload{Name: "ycsb-" + string(letter) + ".sql", Group: "ycsb", Mode: script.Prepared, SQL: true, Defines: records},
+			Workload{Name: "resp-ycsb-" + string(letter) + ".sql", Group: "ycsb", Mode: script.Simple, RESP: true, Defines: records})
+	}
+	for _, w := range TPCC() {
+		out = append(out, Workload{Name: w.Name, Group: "tpcc", Mode: script.Prepared, SQL: true, Defines: []string{"warehouses"}})
+	}
+	return out
 }

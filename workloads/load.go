@@ -21,6 +21,10 @@ const (
 	DefaultItems     = 4096   // rows, as in the reference
 	DefaultValueSize = 128    // bytes per value, as in the reference
 	DefaultKeys      = 100000 // keys of the kv get/set comparison
+	// DefaultYCSBRecords is YCSB's default recordcount.
+	DefaultYCSBRecords = 1000
+	// DefaultYCSBFieldLength is YCSB's default fieldlength (bytes).
+	DefaultYCSBFieldLength = 100
 )
 
 // Limits of Options.
@@ -29,6 +33,8 @@ const (
 	MinItems = 128
 	// MaxValueSize bounds a value; a cache holds small values.
 	MaxValueSize = 1 << 20
+	// MaxWarehouses bounds Options.Warehouses: about 100 MB each.
+	MaxWarehouses = 10000
 	// maxCount bounds Items and Keys: ids and keys are int in the SQL.
 	maxCount = 1<<31 - 1
 )
@@ -45,6 +51,17 @@ type Options struct {
 	// Keys is the number of keys of the kv workloads: rows 1..Keys of kv and
 	// the Redis keys kv:1..kv:Keys. Default DefaultKeys.
 	Keys int
+	// YCSBRecords is the number of YCSB records: rows 'user1'..'userR' of
+	// gbench.usertable and the Redis hashes gbench:ycsb:user1..userR, 10
+	// fields each. Default DefaultYCSBRecords.
+	YCSBRecords int
+	// YCSBFieldLength is the length in bytes of every field of a YCSB
+	// record. Default DefaultYCSBFieldLength, at most MaxValueSize.
+	YCSBFieldLength int
+	// Warehouses is the scale of the TPC-C-like data (tpcc.sql): 0, the
+	// default, loads none and leaves an earlier load's tables alone. It
+	// needs PostgreSQL; Redis holds no TPC-C-like data.
+	Warehouses int
 }
 
 // withDefaults validates o and fills in the defaults.
@@ -52,6 +69,8 @@ func (o Options) withDefaults() (Options, error) {
 	o.Items = or(o.Items, DefaultItems)
 	o.ValueSize = or(o.ValueSize, DefaultValueSize)
 	o.Keys = or(o.Keys, DefaultKeys)
+	o.YCSBRecords = or(o.YCSBRecords, DefaultYCSBRecords)
+	o.YCSBFieldLength = or(o.YCSBFieldLength, DefaultYCSBFieldLength)
 	switch {
 	case o.Items < MinItems || o.Items > maxCount:
 		return o, fmt.Errorf("workloads: invalid item count %d: must be in range %d..%d", o.Items, MinItems, maxCount)
@@ -59,16 +78,28 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("workloads: invalid value size %d: must be in range 1..%d", o.ValueSize, MaxValueSize)
 	case o.Keys < 1 || o.Keys > maxCount:
 		return o, fmt.Errorf("workloads: invalid key count %d: must be in range 1..%d", o.Keys, maxCount)
+	case o.YCSBRecords < 1 || o.YCSBRecords > maxCount/10:
+		return o, fmt.Errorf("workloads: invalid YCSB record count %d: must be in range 1..%d", o.YCSBRecords, maxCount/10)
+	case o.Warehouses < 0 || o.Warehouses > MaxWarehouses:
+		return o, fmt.Errorf("workloads: invalid warehouse count %d: must be in range 0..%d", o.Warehouses, MaxWarehouses)
+	case o.YCSBFieldLength < 1 || o.YCSBFieldLength > MaxValueSize:
+		return o, fmt.Errorf("workloads: invalid YCSB field length %d: must be in range 1..%d", o.YCSBFieldLength, MaxValueSize)
 	}
 	return o, nil
 }
 
 // Defines returns the -D settings ("name=value") the workloads need for
-// data loaded with o: items=Items and keys=Keys, defaults filled in.
+// data loaded with o: items=Items, keys=Keys and recordcount=YCSBRecords,
+// defaults filled in, and warehouses=Warehouses when it is set.
 func (o Options) Defines() []string {
 	o.Items = or(o.Items, DefaultItems)
 	o.Keys = or(o.Keys, DefaultKeys)
-	return []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys)}
+	o.YCSBRecords = or(o.YCSBRecords, DefaultYCSBRecords)
+	out := []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys), "recordcount=" + strconv.Itoa(o.YCSBRecords)}
+	if o.Warehouses > 0 {
+		out = append(out, "warehouses="+strconv.Itoa(o.Warehouses))
+	}
+	return out
 }
 
 // or returns v, or def when v is zero.
@@ -120,6 +151,9 @@ func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, l
 	}
 	if pg == nil && redis == nil {
 		return errors.New("workloads: nothing to load into: both connections are nil")
+	}
+	if pg == nil && o.Warehouses > 0 {
+		return errors.New("workloads: the TPC-C-like data goes into PostgreSQL, and there is no PostgreSQL connection")
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("workloads: %w", err)
@@ -215,12 +249,20 @@ func loadPostgres(ctx context.Context, pg *pgsql.Client, o Options, fresh bool, 
 		create = "checking the schema " + Schema + ", redefining its functions..."
 	}
 	var took []string
-	for _, s := range []struct{ line, name, sql string }{
+	steps := []struct{ line, name, sql string }{
 		{create, "create", schema},
 		{"generating data (server-side)...", "server-side generate",
 			fmt.Sprintf("CALL %s.load_dataset(%d, %d, %d)", Schema, o.Items, o.ValueSize, o.Keys)},
-		{"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}, // alone: VACUUM refuses a transaction block
-	} {
+		{fmt.Sprintf("generating %d YCSB records (server-side)...", o.YCSBRecords), "ycsb",
+			fmt.Sprintf("CALL %s.load_ycsb(%d, %d)", Schema, o.YCSBRecords, o.YCSBFieldLength)},
+	}
+	if o.Warehouses > 0 {
+		steps = append(steps, tpccSteps(o.Warehouses)...)
+		tables = append(tables, tpccTables()...)
+	}
+	steps = append(steps, struct{ line, name, sql string }{
+		"vacuuming...", "vacuum", "VACUUM (FREEZE, ANALYZE) " + strings.Join(tables, ", ")}) // alone: VACUUM refuses a transaction block
+	for _, s := range steps {
 		err := lg.step("PostgreSQL", s.line, s.name, &took, func() error {
 			return pg.Exec(ctx, s.sql)
 		})
@@ -248,6 +290,9 @@ func loadRedis(ctx context.Context, rc *resp.Client, o Options, lg *loadLog) (st
 	})
 	if err == nil {
 		err = lg.step("Redis", "setting keys...", "set", &took, func() error { return setKeys(rc, o, lg) })
+	}
+	if err == nil {
+		err = lg.step("Redis", fmt.Sprintf("setting %d YCSB records...", o.YCSBRecords), "ycsb", &took, func() error { return setYCSB(rc, o) })
 	}
 	if err == nil {
 		_, _, err = rc.Call("HSET", MarkerKey, markerLoaded, time.Now().Format("2006-01-02 15:04:05 -07:00"))
@@ -279,7 +324,8 @@ func setKeys(rc *resp.Client, o Options, lg *loadLog) error {
 }
 
 // stale returns a filter for the dataset's keys that a load of o must
-// remove: items and kv keys outside the loaded ranges, every cache key.
+// remove: items and kv keys outside the loaded ranges, every cache key and
+// every YCSB key (setYCSB sets them again).
 func stale(o Options) func(string) bool {
 	items, kv := outside(itemPrefix, o.Items), outside(kvPrefix, o.Keys)
 	return func(key string) bool {
@@ -289,7 +335,7 @@ func stale(o Options) func(string) bool {
 		case strings.HasPrefix(key, kvPrefix):
 			return kv(key)
 		}
-		return strings.HasPrefix(key, cachePrefix)
+		return strings.HasPrefix(key, cachePrefix) || strings.HasPrefix(key, ycsbPrefix)
 	}
 }
 
@@ -327,11 +373,13 @@ func Drop(ctx context.Context, pg *pgsql.Client, redis net.Conn) error {
 	var errs []error
 	if pg != nil {
 		sql := fmt.Sprintf(`BEGIN;
-DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv;
-DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int);
-DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int);
+DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv, %[1]s.usertable, %[2]s;
+DROP SEQUENCE IF EXISTS %[1]s.ycsb_seq;
+DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int), %[1]s.tpcc_last_name(int),
+    %[1]s.tpcc_new_order(int, int, int, int, boolean, int[]), %[1]s.tpcc_delivery(int, int);
+DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int), %[1]s.load_ycsb(int, int), %[1]s.tpcc_load(text, int);
 DROP SCHEMA IF EXISTS %[1]s;
-COMMIT`, Schema)
+COMMIT`, Schema, strings.Join(tpccTables(), ", "))
 		if err := pg.Exec(ctx, sql); err != nil {
 			errs = append(errs, fmt.Errorf("workloads: dropping from PostgreSQL: %w", ctxErr(ctx, err)))
 		}

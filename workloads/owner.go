@@ -80,7 +80,7 @@ FROM (SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS name,
 ORDER BY 1`
 
 // datasetTables are the tables Load fills, in Schema.
-var datasetTables = []string{"items", "items_cache", "kv"}
+var datasetTables = []string{"items", "items_cache", "kv", "usertable"}
 
 // inspectPostgres checks that the schema gbench, if it exists, is gbench's
 // and holds only gbench's objects, and lists them.
@@ -155,6 +155,8 @@ const (
 	markerItems  = "items"
 	markerSize   = "value-size"
 	markerKeys   = "keys"
+	markerYCSB   = "ycsb-records"
+	markerField  = "ycsb-field-length"
 	markerLoaded = "loaded" // set when a load completes
 )
 
@@ -237,6 +239,9 @@ func readMarker(rc *resp.Client) (marker, error) {
 // describe says what the marker says was loaded.
 func (m marker) describe() string {
 	s := fmt.Sprintf("%s items of %s bytes, %s kv keys", m[markerItems], m[markerSize], m[markerKeys])
+	if m[markerYCSB] != "" {
+		s += fmt.Sprintf(", %s YCSB records of 10 fields of %s bytes", m[markerYCSB], m[markerField])
+	}
 	if m[markerLoaded] == "" {
 		return s + ", a load that did not finish"
 	}
@@ -246,7 +251,8 @@ func (m marker) describe() string {
 // setMarker writes MarkerKey for a load of o, not yet finished.
 func setMarker(rc *resp.Client, o Options) error {
 	_, _, err := rc.Call("HSET", MarkerKey, markerOwner, "gbench",
-		markerItems, strconv.Itoa(o.Items), markerSize, strconv.Itoa(o.ValueSize), markerKeys, strconv.Itoa(o.Keys))
+		markerItems, strconv.Itoa(o.Items), markerSize, strconv.Itoa(o.ValueSize), markerKeys, strconv.Itoa(o.Keys),
+		markerYCSB, strconv.Itoa(o.YCSBRecords), markerField, strconv.Itoa(o.YCSBFieldLength))
 	if err == nil {
 		_, _, err = rc.Call("HDEL", MarkerKey, markerLoaded)
 	}

@@ -80,7 +80,8 @@ func TestRefusesForeignObjects(t *testing.T) {
 		cmd  []string
 		want string
 	}{
-		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache: (such as "gbench:item:7") but no hash gbench:dataset`},
+		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:item:7") but no hash gbench:dataset`},
+		{"a YCSB hash without the marker", []string{"SET", ycsbRecordPrefix + "1", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:ycsb:user1") but no hash gbench:dataset`},
 		{"a marker of the user's", []string{"SET", MarkerKey, "mine"}, "the key gbench:dataset (a string) has no field created-by = gbench"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,8 +128,12 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	redisCall(t, redis, "SET", cachePrefix+"5", "x")
+	pgExec(t, pg, "ALTER TABLE gbench.usertable SET UNLOGGED") // as the ycsb plan leaves it
 	if err := LoadLog(ctx, pg, redis, Options{Items: 200, ValueSize: 16, Keys: 10}, &second); err != nil {
 		t.Fatal(err)
+	}
+	if got := pgExec(t, pg, "SELECT relpersistence FROM pg_class WHERE oid = 'gbench.usertable'::regclass"); string(got[0][0]) != "p" {
+		t.Errorf("usertable's persistence after a load: %q, want p (logged)", got[0][0])
 	}
 	t.Logf("first load:\n%s\nsecond load:\n%s", &first, &second)
 	for _, c := range []struct {
@@ -145,7 +150,9 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`Redis: setting keys\.\.\.`,
 			`Redis: 10\d{4} of 204096 keys \(\d\d%\) done \(elapsed \d+\.\d\d s, remaining \d+\.\d\d s\)`,
 			`Redis: 204096 of 204096 keys \(100%\) done \(elapsed \d+\.\d\d s, remaining 0\.00 s\)`,
-			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s|; )+\)\.`,
+			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, ycsb \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s, ycsb \d+\.\d\d s|; )+\)\.`,
+			`PostgreSQL: generating 1000 YCSB records \(server-side\)\.\.\.`,
+			`Redis: setting 1000 YCSB records\.\.\.`,
 		}},
 		{second.String(), []string{
 			`PostgreSQL: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
@@ -156,7 +163,10 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`  function gbench\.item_value\(bigint,integer\)`,
 			`  function gbench\.mget\(bigint\[\]\)`,
 			`  function gbench\.load_dataset\(integer,integer,integer\)`,
-			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
+			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, 1000 YCSB records of 10 fields of 100 bytes, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
+			`  table gbench\.usertable \(1000 rows\)`,
+			`  sequence gbench\.ycsb_seq`,
+			`  1002 keys gbench:ycsb:\*`,
 			`  4096 keys gbench:item:\*`,
 			`  200000 keys gbench:kv:\*`,
 			`  1 key gbench:cache:\*`,

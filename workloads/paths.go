@@ -39,10 +39,11 @@ const (
 	itemPrefix  = KeyPrefix + "item:"
 	cachePrefix = KeyPrefix + "cache:"
 	kvPrefix    = KeyPrefix + "kv:"
+	ycsbPrefix  = KeyPrefix + "ycsb:"
 )
 
 // dataPrefixes are the prefixes of the keys Load sets or removes.
-var dataPrefixes = []string{itemPrefix, kvPrefix, cachePrefix}
+var dataPrefixes = []string{itemPrefix, kvPrefix, cachePrefix, ycsbPrefix}
 
 // KeyCounts returns the numbers of keys per request of the reference
 // matrix: 1, 16 and 64. The slice is new on each call.

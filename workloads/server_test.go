@@ -215,6 +215,39 @@ func checkLoaded(t *testing.T, pg *pgsql.Client, redis net.Conn, items, keys int
 			t.Errorf("Redis: %d %s* keys, want %d", n, prefix, want)
 		}
 	}
+	checkYCSB(t, pg, rc, DefaultYCSBRecords, DefaultYCSBFieldLength)
+}
+
+// checkYCSB checks the YCSB records on both servers: their number, the
+// counters, and that field f of record n holds YCSBValue in both.
+func checkYCSB(t *testing.T, pg *pgsql.Client, rc *resp.Client, records, length int) {
+	t.Helper()
+	row := pgExec(t, pg, `SELECT count(*), (SELECT last_value FROM gbench.ycsb_seq) FROM gbench.usertable`)[0]
+	if got, want := fmt.Sprintf("%s %s", row[0], row[1]), fmt.Sprintf("%d %d", records, records); got != want {
+		t.Errorf("PostgreSQL: YCSB rows, ycsb_seq = %s, want %s", got, want)
+	}
+	for _, c := range [][]string{{"GET", ycsbCountKey}, {"ZCARD", ycsbIndexKey}} {
+		if got, err := rc.Text(c...); err != nil || got != fmt.Sprint(records) {
+			t.Errorf("Redis %s = %q, %v; want %d", strings.Join(c, " "), got, err, records)
+		}
+	}
+	for _, n := range []int64{1, 7, int64(records)} {
+		for _, f := range []int{0, 3, 9} {
+			want := YCSBValue(n, f, length)
+			col := fmt.Sprintf("field%d", f)
+			sql := pgExec(t, pg, fmt.Sprintf("SELECT %s FROM gbench.usertable WHERE ycsb_key = 'user%d'", col, n))
+			redis, err := rc.Text("HGET", fmt.Sprintf("%s%d", ycsbRecordPrefix, n), col)
+			if len(sql) != 1 || string(sql[0][0]) != want || err != nil || redis != want {
+				t.Errorf("record %d %s: PostgreSQL %q, Redis %q (%v), want %q", n, col, sql, redis, err, want)
+			}
+		}
+	}
+	// A scan reads the same keys on both: text order.
+	rows := pgExec(t, pg, "SELECT ycsb_key FROM gbench.usertable WHERE ycsb_key >= 'user99' ORDER BY ycsb_key LIMIT 3")
+	got, err := rc.Text("ZRANGE", ycsbIndexKey, "[user99", "+", "BYLEX", "LIMIT", "0", "3")
+	if err != nil || len(rows) != 3 || got != fmt.Sprintf("%s\n%s\n%s", rows[0][0], rows[1][0], rows[2][0]) {
+		t.Errorf("scan from user99: PostgreSQL %q, Redis %q (%v)", rows, got, err)
+	}
 }
 
 // checkValues checks that Value, item_value and the Redis values agree.

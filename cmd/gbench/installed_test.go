@@ -137,7 +137,7 @@ func TestInstalledBinary(t *testing.T) {
 
 	out := g.ok("workloads", "load", "--keys", "1000", "--resp", url, db)
 	for _, want := range []string{
-		`gbench workloads: loading 4096 items of 128 bytes and 1000 kv keys into PostgreSQL (database "gbench" on 127.0.0.1:`,
+		`gbench workloads: loading 4096 items of 128 bytes, 1000 kv keys and 1000 YCSB records into PostgreSQL (database "gbench" on 127.0.0.1:`,
 		"PostgreSQL: no schema gbench: nothing to replace\n",
 		"Redis: no key of the dataset (gbench:*): nothing to replace\n",
 		"PostgreSQL: generating data (server-side)...\n",
@@ -176,6 +176,9 @@ func TestInstalledBinary(t *testing.T) {
 
 	t.Run("every header's run line", func(t *testing.T) {
 		for _, w := range workloads.Workloads() {
+			if w.Group == "tpcc" {
+				continue // TestTPCCLike runs them on the TPC-C-like data
+			}
 			args := runLineArgs(t, w.Name, db, url)
 			if out := g.ok(args...); !t.Failed() {
 				wantProcessed(t, out, 10)
@@ -213,7 +216,7 @@ func TestInstalledBinary(t *testing.T) {
 		for _, want := range []string{
 			"PostgreSQL: replacing the dataset (4096 items of 128 bytes, 100000 kv keys, loaded ", // the README's load
 			"\n  table gbench.items (4098 rows)\n",
-			"Redis: replacing the dataset (4096 items of 128 bytes, 100000 kv keys, loaded ",
+			"Redis: replacing the dataset (4096 items of 128 bytes, 100000 kv keys, 1000 YCSB records of 10 fields of 100 bytes, loaded ",
 			"\n  4096 keys gbench:item:*\n",
 		} {
 			if !strings.Contains(out.stderr, want) {

@@ -17,6 +17,7 @@ var shortened = map[string][]string{
 	"coldfill": {"-c", "8", "-T", "1.2"},
 	"writes":   {"-c", "2,4", "-T", "0.3"},
 	"unlogged": {"-c", "4", "-T", "0.3", "--rates", "0,2000"},
+	"ycsb":     {"-c", "2", "-T", "0.3"},
 }
 
 // reportHas is what each bundled plan's report must show.
@@ -26,6 +27,7 @@ var reportHas = map[string][]string{
 	"coldfill": {"## Over time", "| end s | sql-unlogged req/s | hit rate | cached | resp-cache-aside req/s | hit rate | cached |", "![Hit rate over time](hits-over-time.svg)"},
 	"writes":   {"| connections | sql-update | resp-write-through |", "other server CPU µs/req"},
 	"unlogged": {"| mix | rate | sql-unlogged | resp |", "| get | unthrottled |", "| set | 2,000 req/s |", "| mixed | 2,000 req/s |"},
+	"ycsb":     {"| mix | sql | sql-unlogged | resp |", "| A |", "| F |"},
 }
 
 // TestBundledPlansRun runs every bundled plan, shortened, with one
@@ -41,7 +43,7 @@ func TestBundledPlansRun(t *testing.T) {
 	if got := workloads.Plans(); len(got) != len(shortened) {
 		t.Fatalf("bundled plans %v: shorten each", got)
 	}
-	for i, name := range []string{"read", "mixed", "writes", "unlogged", "coldfill"} {
+	for i, name := range []string{"read", "mixed", "writes", "unlogged", "ycsb", "coldfill"} {
 		out := filepath.Join(dir, name+".json")
 		args := append(append([]string{"matrix", "--plan", name, "-o", out}, servers...), shortened[name]...)
 		if i == 0 {
@@ -191,7 +193,7 @@ func TestPlansCommands(t *testing.T) {
 		t.Errorf("plans show mixed: exit %d\n%s", o.code, o.stderr)
 	}
 	dir := t.TempDir()
-	if o := runGbench("plans", "extract", dir); o.code != exitOK || !strings.Contains(o.stderr, "wrote 5 files") {
+	if o := runGbench("plans", "extract", dir); o.code != exitOK || !strings.Contains(o.stderr, "wrote 6 files") {
 		t.Errorf("plans extract: exit %d\n%s", o.code, o.stderr)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "read.toml"), []byte("# mine\n"), 0o644); err != nil {

@@ -101,7 +101,8 @@ func useSandbox(ctx context.Context, env, runEnv *Env, sb *sandbox.Sandbox, so *
 // gbench's command line.
 func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string, error) {
 	so := &sandboxOptions{sharedBuffers: sandbox.DefaultSharedBuffers}
-	so.data = workloads.Options{Items: workloads.DefaultItems, ValueSize: workloads.DefaultValueSize, Keys: workloads.DefaultKeys}
+	so.data = workloads.Options{Items: workloads.DefaultItems, ValueSize: workloads.DefaultValueSize, Keys: workloads.DefaultKeys,
+		YCSBRecords: workloads.DefaultYCSBRecords, YCSBFieldLength: workloads.DefaultYCSBFieldLength}
 	fs := pflag.NewFlagSet("gbench sandbox", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -112,6 +113,9 @@ func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string,
 	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
 	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value (default 128)")
 	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N (default 100000)")
+	intFlag(&so.data.YCSBRecords, "ycsb-records", 1, maxInt/10, "YCSB records: rows of gbench.usertable, Redis hashes gbench:ycsb:user1..R (default 1000)")
+	intFlag(&so.data.Warehouses, "tpcc-warehouses", 0, workloads.MaxWarehouses, "also load the TPC-C-like data, N warehouses, about 100 MB each (default 0: none)")
+	intFlag(&so.data.YCSBFieldLength, "ycsb-field-length", 1, workloads.MaxValueSize, "bytes per field of a YCSB record (default 100)")
 	fs.StringVar(&so.sharedBuffers, "shared-buffers", so.sharedBuffers, "PostgreSQL's shared_buffers")
 	fs.StringVar(&so.baseDir, "base-dir", "", "put the servers' files in a new directory under DIR (default /dev/shm when it has 1GB free, else the temporary directory)")
 	fs.BoolVar(&so.help, "help", false, "show this help, then exit")
@@ -302,8 +306,12 @@ func describeSandbox(w io.Writer, sb *sandbox.Sandbox, data workloads.Options, t
 	fmt.Fprintf(w, "gbench sandbox: PostgreSQL %s at %q (%s)\n", sb.PostgresVersion(), sb.PostgresConnString(), strings.Join(settings, ", "))
 	fmt.Fprintf(w, "gbench sandbox: Redis %s at %s\n", sb.RedisVersion(), sb.RedisURL())
 	fmt.Fprintf(w, "gbench sandbox: files in %s, removed on exit\n", sb.Dir())
-	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes and %d kv keys in %.1fs; the read paths agree\n",
-		data.Items, data.ValueSize, data.Keys, took.Seconds())
+	tpcc := ""
+	if data.Warehouses > 0 {
+		tpcc = fmt.Sprintf(", TPC-C-like data for %d %s", data.Warehouses, plural(data.Warehouses, "warehouse", "warehouses"))
+	}
+	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes and %d kv keys, %d YCSB records%s in %.1fs; the read paths agree\n",
+		data.Items, data.ValueSize, data.Keys, data.YCSBRecords, tpcc, took.Seconds())
 }
 
 // printConnections prints, on stdout, how to reach the servers and run

@@ -63,13 +63,13 @@ func TestSandboxPlan(t *testing.T) {
 	}{
 		// everything added: --resp and -D in front, the connection string last
 		{[]string{"-f", script1, "-c", "64"},
-			[]string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-f", script1, "-c", "64", conninfo}, 84},
+			[]string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-f", script1, "-c", "64", conninfo}, 84},
 		// what the user gave is kept: a DBNAME, --resp, a -D
 		{[]string{"-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"},
-			[]string{"-D", "keys=500", "-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"}, 21},
+			[]string{"-D", "keys=500", "-D", "recordcount=1000", "-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"}, 21},
 		// -d is a DBNAME; "--" ends the options
-		{[]string{"-d", "db", "-t", "5"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-d", "db", "-t", "5"}, 21},
-		{[]string{"-t", "5", "--"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-t", "5", "--", conninfo}, 21},
+		{[]string{"-d", "db", "-t", "5"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-d", "db", "-t", "5"}, 21},
+		{[]string{"-t", "5", "--"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-t", "5", "--", conninfo}, 21},
 		// initialization takes no benchmarking options
 		{[]string{"-i", "-s", "2"}, []string{"-i", "-s", "2", conninfo}, 21},
 		// no gbench arguments, nothing to run: room for the reference's 256 clients
@@ -147,10 +147,10 @@ func TestSandboxRun(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"gbench sandbox: loaded 4096 items of 128 bytes and 1000 kv keys",
+		"gbench sandbox: loaded 4096 items of 128 bytes and 1000 kv keys, 1000 YCSB records in ",
 		"max_connections=22", "shared_buffers=128MB",
 		"gbench sandbox: running gbench --resp redis://127.0.0.1:",
-		"-D items=4096 -D keys=1000 -f " + workloadDir + "mget16.sql -t 10 -c 2 'host=127.0.0.1 port=",
+		"-D items=4096 -D keys=1000 -D recordcount=1000 -f " + workloadDir + "mget16.sql -t 10 -c 2 'host=127.0.0.1 port=",
 	} {
 		if !strings.Contains(out.stderr, want) {
 			t.Errorf("no %q in\n%s", want, out.stderr)
@@ -394,6 +394,7 @@ func TestWorkloadsRun(t *testing.T) {
 	var later []workloads.Workload
 	for _, w := range workloads.Workloads() {
 		switch {
+		case w.Group == "tpcc": // TestTPCCLike: they need the TPC-C-like data
 		case w.SQL && !w.RESP && (w.Group == "update" || w.Group == "write"):
 			later = append(later, w)
 		case w.SQL && w.RESP && (w.Group == "update" || w.Group == "write"):

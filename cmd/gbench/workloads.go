@@ -61,8 +61,8 @@ func flagErrorWithHint(err error, hint string) error {
 }
 
 func workloadsUsage(w io.Writer) {
-	fmt.Fprintf(w, `gbench workloads: the bundled "PostgreSQL as a cache vs Redis" workloads and their
-dataset. Run a workload with -f workloads/NAME.sql: a file of that name on disk
+	fmt.Fprintf(w, `gbench workloads: the bundled workloads ("PostgreSQL as a cache vs Redis", YCSB A-F
+on both protocols, a TPC-C-like mix) and their data. Run a workload with -f workloads/NAME.sql: a file of that name on disk
 is read first, else the copy built into gbench runs (weights and -D as usual).
 
 Usage:
@@ -91,7 +91,8 @@ func runWorkloadsList(env *Env, args []string) int {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Bundled workloads: run one with -f workloads/NAME.sql (a file of that name on disk wins).\n")
-	fmt.Fprintf(&b, "They read the dataset \"gbench workloads load\" loads; -D items=N and -D keys=K are its sizes.\n\n")
+	fmt.Fprintf(&b, "They read the dataset \"gbench workloads load\" loads; -D items=N, -D keys=K and -D recordcount=R (YCSB)\n")
+	fmt.Fprintf(&b, "are its sizes, -D warehouses=W the TPC-C-like scale (loaded with --tpcc-warehouses W).\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tSERVERS\t-M\t-D\tWHAT\n")
 	for _, w := range workloads.Workloads() {
@@ -99,6 +100,7 @@ func runWorkloadsList(env *Env, args []string) int {
 	}
 	tw.Flush()
 	fmt.Fprintf(&b, "\n%s: %s\n", workloads.DatasetFile, summary(workloads.DatasetFile))
+	fmt.Fprintf(&b, "%s: %s\n", workloads.TPCCFile, summary(workloads.TPCCFile))
 	return writeOut(env, b.Bytes())
 }
 

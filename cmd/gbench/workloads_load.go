@@ -37,6 +37,9 @@ func parseLoadArgs(args []string, sizes bool) (*loadOptions, *pflag.FlagSet, err
 		fs.Var(&intValue{p: &lo.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
 		fs.Var(&intValue{p: &lo.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value (default 128)")
 		fs.Var(&intValue{p: &lo.data.Keys, name: "--keys", min: 1, max: maxInt}, "keys", "rows of gbench.kv and Redis keys gbench:kv:1..K, for the kv workloads (default 100000)")
+		fs.Var(&intValue{p: &lo.data.YCSBRecords, name: "--ycsb-records", min: 1, max: maxInt / 10}, "ycsb-records", "YCSB records: rows of gbench.usertable and Redis hashes gbench:ycsb:user1..R (default 1000)")
+		fs.Var(&intValue{p: &lo.data.Warehouses, name: "--tpcc-warehouses", min: 0, max: workloads.MaxWarehouses}, "tpcc-warehouses", "also the TPC-C-like data (PostgreSQL only), N warehouses, about 100 MB each (default 0: none)")
+		fs.Var(&intValue{p: &lo.data.YCSBFieldLength, name: "--ycsb-field-length", min: 1, max: workloads.MaxValueSize}, "ycsb-field-length", "bytes per field of a YCSB record, 10 fields a record (default 100)")
 	}
 	fs.StringVar(&lo.resp, "resp", "", "also the Redis at `URL` (redis://[user:password@]host:port[/db], rediss://..., a socket path); alone, without DBNAME, -d, -h, -p or -U: Redis only")
 	fs.BoolVar(&lo.dryRun, "dry-run", false, "say what would be "+map[bool]string{true: "replaced", false: "removed"}[sizes]+", change nothing")
@@ -71,8 +74,9 @@ func loadUsage(w io.Writer, fs *pflag.FlagSet, sizes bool) {
 	if sizes {
 		fmt.Fprintf(w, `gbench workloads load loads the dataset of the bundled workloads, the same one
 "gbench sandbox" and "gbench matrix --load" load: into PostgreSQL the schema
-gbench (tables items, items_cache, kv; functions mget, item_value), into Redis
-(with --resp) the keys gbench:item:N and gbench:kv:N. Loading again replaces it.
+gbench (tables items, items_cache, kv, usertable; functions mget, item_value),
+into Redis (with --resp) the keys gbench:item:N, gbench:kv:N and the YCSB hashes
+gbench:ycsb:userN. Loading again replaces it.
 It first says what it replaces, and refuses, changing nothing, when the schema
 gbench or the keys gbench:* hold something gbench did not create.
 
@@ -90,7 +94,7 @@ Examples:
 	}
 	fmt.Fprintf(w, `gbench workloads drop removes what "gbench workloads load" created: the schema
 gbench and its objects, and (with --resp) the keys gbench:item:*, gbench:kv:*,
-gbench:cache:* and gbench:dataset. It refuses, changing nothing, when they hold
+gbench:cache:*, gbench:ycsb:* and gbench:dataset. It refuses, changing nothing, when they hold
 something gbench did not create.
 
 Usage:
@@ -173,9 +177,13 @@ func runWorkloadsLoad(env *Env, args []string) int {
 		return dryRun(ctx, env, t, "replace")
 	}
 	d := lo.data
-	fmt.Fprintf(env.Stderr, "gbench workloads: loading %d items of %d bytes and %d kv keys into %s\n",
+	tpcc := ""
+	if d.Warehouses > 0 {
+		tpcc = fmt.Sprintf(", TPC-C-like data for %d %s", d.Warehouses, plural(d.Warehouses, "warehouse", "warehouses"))
+	}
+	fmt.Fprintf(env.Stderr, "gbench workloads: loading %d items of %d bytes, %d kv keys and %d YCSB records%s into %s\n",
 		or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize), or(d.Keys, workloads.DefaultKeys),
-		strings.Join(t.where, " and "))
+		or(d.YCSBRecords, workloads.DefaultYCSBRecords), tpcc, strings.Join(t.where, " and "))
 	if err := workloads.LoadLog(ctx, t.pg, t.redis, d, env.Stderr); err != nil {
 		return fail(env, err)
 	}

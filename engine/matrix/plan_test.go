@@ -33,7 +33,7 @@ func bundledConfig(t *testing.T, name string) *Config {
 // TestBundledPlans validates every bundled plan and checks that each
 // says what the reference measured.
 func TestBundledPlans(t *testing.T) {
-	if got := workloads.Plans(); !slices.Equal(got, []string{"read", "coldfill", "mixed", "unlogged", "writes"}) {
+	if got := workloads.Plans(); !slices.Equal(got, []string{"read", "coldfill", "mixed", "unlogged", "writes", "ycsb"}) {
 		t.Errorf("bundled plans %v", got)
 	}
 	for _, name := range workloads.Plans() {

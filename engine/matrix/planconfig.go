@@ -342,7 +342,7 @@ func (v *planChecker) source(field, name string, ps PlanSource) Script {
 		return v.inline(field+".script", name, ps.Script)
 	case ps.Workload != "":
 		text, err := workloads.Text(ps.Workload)
-		if err != nil || !strings.HasSuffix(ps.Workload, ".sql") || ps.Workload == workloads.DatasetFile {
+		if err != nil || !strings.HasSuffix(ps.Workload, ".sql") || ps.Workload == workloads.DatasetFile || ps.Workload == workloads.TPCCFile {
 			v.failf(field+".workload", "%q is not a bundled workload (gbench workloads list)", ps.Workload)
 		}
 		return Script{Name: name, Source: "bundled:" + ps.Workload, Text: text, File: ps.Workload}

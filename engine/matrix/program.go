@@ -39,8 +39,9 @@ func blanks(n int) string {
 
 // matrixVars are the variables the runner defines for every script:
 // items (the dataset's rows) and keys (the list of keys, or the kv keys
-// loaded in a plan without keys per request).
-var matrixVars = []string{"items", "keys"}
+// loaded in a plan without keys per request) and recordcount (the YCSB
+// records loaded, in a plan without keys per request).
+var matrixVars = []string{"items", "keys", "recordcount"}
 
 // compileScript checks that a script parses and compiles in mode, alone.
 func compileScript(s *Script, mode script.Mode) (*script.Program, error) {

@@ -34,6 +34,9 @@ func (r *runner) engineConfig(sl *slot, d time.Duration, requests int64) (*engin
 	}
 	if r.cfg.NoKeys {
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: "keys", Value: strconv.Itoa(r.data.KVKeys)})
+		if r.data.YCSBRecords > 0 {
+			cfg.Defines = append(cfg.Defines, engine.Define{Name: "recordcount", Value: strconv.Itoa(r.data.YCSBRecords)})
+		}
 	}
 	ps := r.byPath[p.Name]
 	if prog.HasSQL {

@@ -63,7 +63,7 @@ func pct(n, of int64) float64 {
 }
 
 // Text writes pgbench 15's summary, line for line, followed by gbench's
-// latency percentiles.
+// latency percentiles and, for a TPC-C-like run (NOPM), its NOPM and TPM.
 func Text(out io.Writer, s *Summary) error {
 	w := &writer{w: out}
 	cfg, res, total := s.Config, s.Result, s.Result.Stats.Total
@@ -108,6 +108,7 @@ func Text(out io.Writer, s *Summary) error {
 	writeTPS(w, s, total)
 	writeScripts(w, s)
 	writePercentiles(w, s)
+	writeNOPM(w, s)
 	return w.err
 }
 
