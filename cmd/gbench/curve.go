@@ -38,8 +38,8 @@ func runCurve(env *Env, args []string) int {
 	fs.SortFlags = false
 	fs.Var(&matrixInts{p: &o.clients, name: "--clients"}, "clients", "closed loop over these client counts (default 1,4,16,64,128)")
 	fs.Var(&rateList{p: &o.rates, name: "--rates"}, "rates", "open loop over these target rates in tps, with the command line's -c clients")
-	fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau (default 5)")
-	o.define(fs, "runs of each point (default 3)")
+	fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau")
+	o.define(fs, "runs of each point")
 	if err := parseSeriesFlags(fs, own); err != nil {
 		return fail(env, err)
 	}

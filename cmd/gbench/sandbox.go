@@ -109,9 +109,9 @@ func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string,
 	intFlag := func(p *int, name string, min, max int, usage string) {
 		fs.Var(&recordErr{&intValue{p: p, name: "--" + name, min: min, max: max}, &setErr}, name, usage)
 	}
-	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
-	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value (default 128)")
-	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N (default 100000)")
+	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N")
+	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value")
+	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N")
 	fs.StringVar(&so.sharedBuffers, "shared-buffers", so.sharedBuffers, "PostgreSQL's shared_buffers")
 	fs.StringVar(&so.baseDir, "base-dir", "", "put the servers' files in a new directory under DIR (default /dev/shm when it has 1GB free, else the temporary directory)")
 	fs.BoolVar(&so.help, "help", false, "show this help, then exit")

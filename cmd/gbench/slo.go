@@ -38,9 +38,9 @@ func runSLO(env *Env, args []string) int {
 	fs.StringVar(&o.objective, "slo", "", "the objective: a latency percentile bound like \"p99<=5ms\", optionally \",failures<=1%\" (failed and skipped transactions)")
 	fs.Var(&oneRate{p: &o.minRate, name: "--min-rate"}, "min-rate", "bottom of the range in tps (default: 10% of the top)")
 	fs.Var(&oneRate{p: &o.maxRate, name: "--max-rate"}, "max-rate", "top of the range in tps (default: the clients' closed-loop throughput, measured first)")
-	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate (default 5)")
-	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included (default 30)")
-	o.define(fs, "runs that confirm the answer: their median must meet the objective (default 3)")
+	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate")
+	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included")
+	o.define(fs, "runs that confirm the answer: their median must meet the objective")
 	if err := parseSeriesFlags(fs, own); err != nil {
 		return fail(env, err)
 	}
