@@ -45,6 +45,8 @@ type benchSetup struct {
 	fleet       *fleetSetup
 	// metrics is --metrics-addr's exporter; nil without.
 	metrics *metrics.Exporter
+	// gates are --threshold's; nil without.
+	gates *gates
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -70,7 +72,7 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 		b.runCtx, probe = runContext(ctx, b, append([]string{"gbench"}, o.args...))
 		probe.Begin(ctx)
 	}
-	res, err := engine.Run(ctx, b.cfg)
+	res, err := engine.Run(b.gates.withAbort(ctx), b.cfg)
 	b.fleet.close(env)
 	if err != nil {
 		b.closeMetrics(env, srv, nil)
@@ -142,6 +144,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: d.name, Value: d.value})
 	}
 	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct, transportNote: transportNote}
+	if b.gates, err = parseGates(o, prog); err != nil {
+		return nil, err
+	}
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
@@ -396,6 +401,7 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		return exitRun
 	}
 	b.fleet.report(env, b.cfg, res)
+	gateCode := b.gates.check(env, &b.summary)
 	code := exitOK
 	if b.activity != nil {
 		warnActivity(env, "the run", b.activity)
@@ -412,9 +418,12 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		fmt.Fprintf(env.Stderr, "gbench: error: Run was aborted; the above results are incomplete.\n")
 		return exitRun
 	}
-	if res.Interrupted {
+	if res.Interrupted && b.gates.stopped() == nil {
 		fmt.Fprintf(env.Stderr, "gbench: Run was interrupted; the results cover the transactions completed before the interrupt.\n")
 		return exitRun
+	}
+	if code == exitOK {
+		code = gateCode
 	}
 	return code
 }

@@ -112,6 +112,8 @@ var helpSections = []struct {
 		{name: "reconnect-delay", arg: "DELAY[,MAX]"},
 		{name: "max-reconnects", arg: "NUM"},
 		{name: "io-timeout", arg: "DURATION"},
+		{name: "threshold", arg: "LIST"},
+		{name: "threshold-abort", arg: "GRACE"},
 	}},
 }
 
@@ -141,7 +143,10 @@ func usage(w io.Writer, fs *pflag.FlagSet) {
 				left += "-" + f.Shorthand + ", "
 			}
 			left += "--" + f.Name
-			if h.arg != "" {
+			switch {
+			case h.arg != "" && optionalArg(f):
+				left += "[=" + h.arg + "]"
+			case h.arg != "":
 				left += "=" + h.arg
 			}
 			desc := h.usage

@@ -56,6 +56,8 @@ type Result struct {
 	// of such parts.
 	Worker *Worker `json:"worker,omitempty"`
 	Fleet  *Fleet  `json:"fleet,omitempty"`
+	// Thresholds is what --threshold made of the run; absent without.
+	Thresholds *Gates `json:"thresholds,omitempty"`
 }
 
 // Versions are the programs that produced a result.
