@@ -41,6 +41,30 @@ func ScriptFigures(p *script.Program) []gate.Figures {
 // CheckThresholds checks thresholds against the run a summary describes.
 // The thresholds' scripts must have been found with gate.FindScript.
 func CheckThresholds(s *Summary, ts []gate.Threshold) []gate.Verdict {
+	total, scripts := summaryFigures(s)
+	return gate.Check(ts, total, scripts)
+}
+
+// CheckResult checks thresholds against a result, a run's or a merge's,
+// with the result's throughput: for a merge of separate runs, the sum of
+// theirs, as its summary says.
+func CheckResult(r *Result, ts []gate.Threshold) ([]gate.Verdict, error) {
+	s, err := SummaryOf(r)
+	if err != nil {
+		return nil, err
+	}
+	total, scripts := summaryFigures(s)
+	total.TPS = r.TPS
+	for i := range scripts {
+		if i < len(r.Scripts) {
+			scripts[i].TPS = r.Scripts[i].TPS
+		}
+	}
+	return gate.Check(ts, total, scripts), nil
+}
+
+// summaryFigures are the figures of a summary's run and of its scripts.
+func summaryFigures(s *Summary) (gate.Figures, []gate.Figures) {
 	secs := s.Result.Bench.Seconds()
 	total := figuresOf(s.Result.Stats.Total, secs)
 	var scripts []gate.Figures
@@ -53,7 +77,7 @@ func CheckThresholds(s *Summary, ts []gate.Threshold) []gate.Verdict {
 		f.Names = ScriptNames(i, sc.Name)
 		scripts = append(scripts, f)
 	}
-	return gate.Check(ts, total, scripts)
+	return total, scripts
 }
 
 // figuresOf are one transaction statistic's figures over secs seconds.
