@@ -143,3 +143,32 @@ func TestMergeThresholds(t *testing.T) {
 		t.Errorf("merge met: exit %d\n%s%s", out.code, out.stdout, out.stderr)
 	}
 }
+
+// TestSLOFailBelow: gbench slo --fail-below exits with 3 when the
+// objective holds nowhere (pg_sleep makes every transaction take 20 ms)
+// and 0 when it holds up to a rate at or above the one required.
+func TestSLOFailBelow(t *testing.T) {
+	needServer(t)
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "slow.sql")
+	os.WriteFile(slow, []byte("select pg_sleep(0.02);\n"), 0o644)
+	for _, c := range []struct {
+		slo, fail string
+		code      int
+	}{
+		{"p99<=1ms", "--fail-below", 3},    // met nowhere
+		{"p99<=1s", "--fail-below=5", 0},   // met everywhere up to 20 tps
+		{"p99<=1s", "--fail-below=100", 3}, // ... which is below 100
+	} {
+		out := filepath.Join(dir, "slo.json")
+		o := runGbench("slo", "--slo", c.slo, "--min-rate", "10", "--max-rate", "20", "--repeats", "1", "--warmup", "0", "--max-runs", "6",
+			"-o", out, c.fail, "--", "-n", "-f", slow, "-T", "1", testConninfo())
+		if o.code != c.code {
+			t.Errorf("%s %s: exit %d, want %d\n%s", c.slo, c.fail, o.code, c.code, lastLines(o.stderr, 4))
+		}
+		data, _ := os.ReadFile(out)
+		if has := strings.Contains(string(data), `"exit_status": 3`); has != (c.code == 3) || !strings.Contains(string(data), `"fail_below_tps"`) {
+			t.Errorf("%s %s: JSON exit_status/fail_below_tps wrong: %.300s", c.slo, c.fail, data[max(0, strings.Index(string(data), `"slo"`)):])
+		}
+	}
+}
