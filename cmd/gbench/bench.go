@@ -47,6 +47,8 @@ type benchSetup struct {
 	metrics *metrics.Exporter
 	// gates are --threshold's; nil without.
 	gates *gates
+	// warmup is what --warmup ran; nil without.
+	warmup *report.Warmup
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -66,6 +68,11 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 	srv, err := b.serveMetrics(env, o)
 	if err != nil {
 		return fail(env, err)
+	}
+	var ok bool
+	if b.warmup, ok = b.warmUp(ctx, env, o.warmup); !ok {
+		b.closeMetrics(env, srv, nil)
+		return exitRun
 	}
 	var probe *runenv.Probe
 	if o.jsonOut != "" {
@@ -102,6 +109,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	}
 	if err := checkBenchOptions(o, fs); err != nil {
 		return nil, err
+	}
+	if o.warmup > 0 && o.workerCount > 0 {
+		return nil, usagef("--warmup cannot be used with --worker: the workers start together at a planned time")
 	}
 	if err := fleetEnv(env, o); err != nil {
 		return nil, err
@@ -401,6 +411,12 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		return exitRun
 	}
 	b.fleet.report(env, b.cfg, res)
+	if b.warmup != nil {
+		if err := report.WriteWarmup(env.Stdout, b.warmup); err != nil {
+			fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
+			return exitRun
+		}
+	}
 	gateCode := b.gates.check(env, &b.summary)
 	code := exitOK
 	if b.activity != nil {

@@ -74,6 +74,7 @@ type options struct {
 	// gates and warm-up (thresholds.go)
 	thresholds     []string
 	thresholdAbort float64 // grace in seconds; -1 without --threshold-abort
+	warmup         float64 // seconds (warmup.go)
 
 	// gbench: a worker of a run over several machines
 	workerIndex  int
@@ -122,7 +123,7 @@ var benchOnly = map[string]bool{
 	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
-	"io-timeout": true, "threshold": true, "threshold-abort": true,
+	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -195,6 +196,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.Var(&backoffValue{&o.reconnectDelay}, "reconnect-delay", "wait before reconnecting, doubled up to MAX\n(default: 50ms,1s; jittered)")
 	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
 	defineGateFlags(fs, o)
+	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "run the workload for NUM seconds first and discard its\nfigures; -T counts after it")
 	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }
 

@@ -114,6 +114,7 @@ var helpSections = []struct {
 		{name: "io-timeout", arg: "DURATION"},
 		{name: "threshold", arg: "LIST"},
 		{name: "threshold-abort", arg: "GRACE"},
+		{name: "warmup", arg: "NUM"},
 	}},
 }
 

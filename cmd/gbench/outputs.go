@@ -227,6 +227,7 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 	if b.gates != nil {
 		r.Thresholds = b.gates.result
 	}
+	r.Warmup = b.warmup
 	r.Warnings = b.activity.Warnings()
 	if f := b.fleet; f != nil {
 		r.Worker = f.worker(b.cfg, res)

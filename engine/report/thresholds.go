@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -149,4 +150,21 @@ func NewGates(vs []gate.Verdict, breachStatus int) *Gates {
 		g.ExitStatus = breachStatus
 	}
 	return g
+}
+
+// Warmup is what --warmup ran before the measurement, whose figures it
+// discarded.
+type Warmup struct {
+	Seconds      float64 `json:"seconds"`
+	Transactions int64   `json:"transactions"`
+	Failed       int64   `json:"failed"`
+	Skipped      int64   `json:"skipped"`
+}
+
+// WriteWarmup writes the line saying that a warm-up came first, after
+// pgbench's summary lines.
+func WriteWarmup(out io.Writer, w *Warmup) error {
+	_, err := fmt.Fprintf(out, "warm-up: %s s before the measurement, %d transactions discarded (not in the figures above)\n",
+		strconv.FormatFloat(w.Seconds, 'f', -1, 64), w.Transactions)
+	return err
 }
