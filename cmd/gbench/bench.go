@@ -119,7 +119,11 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := checkFleet(o); err != nil {
 		return nil, err
 	}
-	pct, err := parsePercentiles(o.percentiles)
+	list, err := percentileList(o, fs)
+	if err != nil {
+		return nil, err
+	}
+	pct, err := parsePercentiles(list)
 	if err != nil {
 		return nil, err
 	}
@@ -406,6 +410,7 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 	}
 	b.summary.FailuresDetailed = o.failuresDetailed
 	b.summary.Percentiles = b.percentiles
+	b.summary.Layout = o.pgbenchOutput
 	if err := report.Text(env.Stdout, &b.summary); err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
 		return exitRun

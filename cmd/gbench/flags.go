@@ -75,6 +75,10 @@ type options struct {
 	thresholds     []string
 	thresholdAbort float64 // grace in seconds; -1 without --threshold-abort
 	warmup         float64 // seconds (warmup.go)
+	// pgbenchOutput is --pgbench-output's summary layout: 15 or 18;
+	// latencyPercentiles is --latency-percentiles's list ("" without).
+	pgbenchOutput      int
+	latencyPercentiles string
 
 	// gbench: a worker of a run over several machines
 	workerIndex  int
@@ -124,6 +128,7 @@ var benchOnly = map[string]bool{
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
 	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
+	"pgbench-output": true, "latency-percentiles": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -196,6 +201,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.Var(&backoffValue{&o.reconnectDelay}, "reconnect-delay", "wait before reconnecting, doubled up to MAX\n(default: 50ms,1s; jittered)")
 	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
 	defineGateFlags(fs, o)
+	defineOutputFlags(fs, o)
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "run the workload for NUM seconds first and discard its\nfigures; -T counts after it")
 	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }

@@ -101,6 +101,8 @@ var helpSections = []struct {
 	{"gbench options", []helpOption{
 		{name: "resp", arg: "URL"},
 		{name: "percentiles", arg: "LIST"},
+		{name: "latency-percentiles", arg: "LIST"},
+		{name: "pgbench-output", arg: "15|18"},
 		{name: "json", arg: "FILE"},
 		{name: "hdr-log", arg: "FILE"},
 		{name: "metrics-addr", arg: "HOST:PORT"},
