@@ -167,6 +167,7 @@ type sandboxPlan struct {
 	hasDB   bool            // a DBNAME or -d was given
 	hasRESP bool            // --resp was given
 	defined map[string]bool // -D names given
+	groups  bool            // the command line has client groups (--group)
 }
 
 // probeArgs parses gbench's command line the way gbench will, to size the
@@ -183,6 +184,10 @@ func probeArgs(runEnv *Env, args []string) (plan *sandboxPlan, ok bool) {
 		rec.r = strings.NewReader("")
 	}
 	probe := &Env{Stdin: rec, Stdout: io.Discard, Stderr: io.Discard, Getenv: runEnv.Getenv, Now: runEnv.Now}
+	if groups, err := splitGroups(args); err == nil && groups != nil {
+		runEnv.Stdin = io.MultiReader(bytes.NewReader(rec.seen.Bytes()), rec.r)
+		return probeGroups(probe, plan, groups), true
+	}
 	o, _, rest, err := parseArgs(probe, args)
 	runEnv.Stdin = io.MultiReader(bytes.NewReader(rec.seen.Bytes()), rec.r)
 	if err != nil || o.help || o.version {
@@ -218,6 +223,11 @@ func (p *sandboxPlan) complete(conninfo, redisURL string, data workloads.Options
 				front = append(front, "-D", d)
 			}
 		}
+	}
+	if !p.hasDB && p.groups {
+		// Options after the last --group are that group's: the server is
+		// everyone's, so it goes in front.
+		return append(append(front, conninfo), p.args...)
 	}
 	args := append(front, p.args...)
 	if !p.hasDB {
@@ -338,4 +348,25 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// probeGroups fills a plan for a command line of client groups: their
+// clients add up; the server and the variables are the groups' if every
+// group gives them.
+func probeGroups(probe *Env, plan *sandboxPlan, groups []*clientGroup) *sandboxPlan {
+	plan.groups, plan.clients, plan.hasDB, plan.hasRESP = true, 0, true, true
+	for _, g := range groups {
+		o, _, rest, err := parseArgs(probe, g.args)
+		if err != nil {
+			plan.clients++
+			continue
+		}
+		plan.clients += o.clients
+		plan.hasDB = plan.hasDB && (o.dbname != "" || len(rest) > 0)
+		plan.hasRESP = plan.hasRESP && o.resp != ""
+		for _, d := range o.defines {
+			plan.defined[d.name] = true
+		}
+	}
+	return plan
 }
