@@ -59,3 +59,35 @@ func TestGroupsRunTogether(t *testing.T) {
 		t.Errorf("--json: exit %d %s", out.code, out.stderr)
 	}
 }
+
+// TestStagesStep runs two stages of an open-loop script, 50 then 200 tps:
+// each is reported on its own and reaches its rate within the Poisson
+// tolerance.
+func TestStagesStep(t *testing.T) {
+	needServer(t)
+	s := writeScript(t, "select 1;\n")
+	out := runGbench("-n", "-f", s, "-c", "2", "--stage", "rate=50,time=2", "--stage", "rate=200,time=2", testConninfo())
+	if out.code != 0 {
+		t.Fatalf("exit %d\n%s", out.code, out.stderr)
+	}
+	a, b := strings.Index(out.stdout, "\nstage 1 (rate=50,time=2):\n"), strings.Index(out.stdout, "\nstage 2 (rate=200,time=2):\n")
+	if a < 0 || b < a || !strings.Contains(out.stdout[b:], "\nall stages: ") {
+		t.Fatalf("no section per stage\n%s", out.stdout)
+	}
+	for _, c := range []struct {
+		text string
+		rate float64
+	}{{out.stdout[a:b], 50}, {out.stdout[b:], 200}} {
+		m := regexp.MustCompile(`\ntps = ([0-9.]+) `).FindStringSubmatch(c.text)
+		if m == nil {
+			t.Fatalf("no tps in\n%s", c.text)
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		if n := c.rate * 2; math.Abs(v-c.rate) > 4*math.Sqrt(n)/2 {
+			t.Errorf("stage at %g tps ran at %.1f", c.rate, v)
+		}
+	}
+	if o := runGbench("-n", "-f", s, "--stage", "rate=5", testConninfo()); o.code != 1 || !strings.Contains(o.stderr, "a stage needs its length") {
+		t.Errorf("no time: exit %d %s", o.code, o.stderr)
+	}
+}
