@@ -128,7 +128,7 @@ var benchOnly = map[string]bool{
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
 	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
-	"pgbench-output": true, "latency-percentiles": true,
+	"pgbench-output": true, "latency-percentiles": true, "group": true, "stage": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -202,6 +202,11 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
 	defineGateFlags(fs, o)
 	defineOutputFlags(fs, o)
+	// --group and --stage split the command line before it is parsed
+	// (groups.go); they are flags only for --help, and reach the parser
+	// only in a series' command line, which refuses them.
+	fs.StringArray("group", nil, "run the options after it as a client group of its own,\ntogether with the other groups (repeatable)")
+	fs.StringArray("stage", nil, "run the command line once per stage, one after the other,\nwith its rate=N, clients=N and time=SECONDS (repeatable)")
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "run the workload for NUM seconds first and discard its\nfigures; -T counts after it")
 	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }

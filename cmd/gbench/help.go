@@ -117,6 +117,8 @@ var helpSections = []struct {
 		{name: "threshold", arg: "LIST"},
 		{name: "threshold-abort", arg: "GRACE"},
 		{name: "warmup", arg: "NUM"},
+		{name: "group", arg: "NAME"},
+		{name: "stage", arg: "SPEC"},
 	}},
 }
 

@@ -119,6 +119,8 @@ func parseBenchLine(env *Env, cmd string, args []string, forbid map[string]strin
 		{"warmup", "--warmup goes before \"--\": the series warms up once, before its first run"},
 		{"threshold", "--threshold is a single run's gate; a series does not check it (run the chosen point alone with it)"},
 		{"threshold-abort", "--threshold-abort is a single run's gate; a series does not check it"},
+		{"group", "--group is a run's client groups; a series measures one command line"},
+		{"stage", "--stage is a run's stages; a series chooses its own loads"},
 	}
 	for _, c := range checks {
 		if fs.Changed(c.name) {
