@@ -172,3 +172,31 @@ func TestSLOFailBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestCurveThresholds checks each point of a curve of a pg_sleep script:
+// a bound every point meets exits 0, one they breach exits 3, and the
+// verdicts are in the curve's JSON.
+func TestCurveThresholds(t *testing.T) {
+	needServer(t)
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "slow.sql")
+	os.WriteFile(slow, []byte("select pg_sleep(0.02);\n"), 0o644)
+	for _, c := range []struct {
+		threshold string
+		code      int
+	}{{"p50>=10ms", 0}, {"p50<=5ms", 3}} {
+		out := filepath.Join(dir, "curve.json")
+		o := runGbench("curve", "--clients", "1,2", "--repeats", "1", "--warmup", "0", "-o", out, "--threshold", c.threshold,
+			"--", "-n", "-f", slow, "-T", "1", testConninfo())
+		if o.code != c.code || !strings.Contains(o.stdout, "thresholds at c=2:\n - "+c.threshold+": ") {
+			t.Errorf("%s: exit %d, want %d\n%s", c.threshold, o.code, c.code, o.stdout)
+		}
+		data, _ := os.ReadFile(out)
+		if !strings.Contains(string(data), `"thresholds": [`) {
+			t.Errorf("%s: no thresholds in the JSON", c.threshold)
+		}
+	}
+	if o := runGbench("curve", "--threshold", "a:p99<=1ms", "--", "-n", "-f", slow, testConninfo()); o.code != 1 || !strings.Contains(o.stderr, "no per-script figures") {
+		t.Errorf("script term: exit %d %s", o.code, o.stderr)
+	}
+}

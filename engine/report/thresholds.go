@@ -110,6 +110,16 @@ func WriteThresholds(out io.Writer, vs []gate.Verdict) error {
 		}
 	}
 	w.printf("thresholds: %d of %d breached\n", breached, len(vs))
+	if w.err != nil {
+		return w.err
+	}
+	return WriteThresholdLines(out, vs)
+}
+
+// WriteThresholdLines writes one line per verdict: " - TERM: VALUE (met)"
+// or "(BREACHED)".
+func WriteThresholdLines(out io.Writer, vs []gate.Verdict) error {
+	w := &writer{w: out}
 	for _, v := range vs {
 		verdict := "met"
 		if !v.Met {
