@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,11 +120,10 @@ func parseStage(spec string, n int) (*clientGroup, error) {
 
 // groupForbidden are options a group run does not take yet, with why.
 var groupForbidden = []struct{ name, why string }{
-	{"json", "--json writes one run's result"},
 	{"log", "-l writes one run's logs"},
 	{"hdr-log", "--hdr-log writes one run's histograms"},
 	{"metrics-addr", "--metrics-addr serves one run's metrics"},
-	{"progress", "-P prints one run's progress"},
+	{"progress", "-P prints one run's progress"}, // stages take it: they run one at a time
 	{"worker", "--worker splits one run over several machines"},
 	{"threshold-abort", "--threshold-abort stops one run"},
 	{"initialize", "-i initializes"},
@@ -141,10 +141,11 @@ func runGroups(env *Env, groups []*clientGroup) int {
 			return fail(env, groupError(g.kind+" \""+g.name+"\"", err))
 		}
 		for _, f := range groupForbidden {
-			if fs.Changed(f.name) {
+			if fs.Changed(f.name) && !(f.name == "progress" && g.kind == "stage") {
 				return fail(env, usagef("%s \"%s\": %s; it cannot be used with --%s yet", g.kind, g.name, f.why, g.kind))
 			}
 		}
+		o.jsonOut = groupJSONPath(o.jsonOut, g)
 		if g.b, err = prepareBench(env, o, fs); err != nil {
 			return fail(env, groupError(g.kind+" \""+g.name+"\"", err))
 		}
@@ -241,4 +242,20 @@ func worse(a, b int) int {
 		return b
 	}
 	return a
+}
+
+// groupJSONPath is where a group's or stage's --json result goes: FILE
+// with the group's name (or "stageK") before its extension, so that
+// out.json becomes out.readers.json; "-" stays standard output, where the
+// results follow one another as gbench merge reads them.
+func groupJSONPath(path string, g *clientGroup) string {
+	if path == "" || path == "-" {
+		return path
+	}
+	name := g.name
+	if g.kind == "stage" {
+		name = "stage" + strings.SplitN(g.name, " ", 2)[0]
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + name + ext
 }

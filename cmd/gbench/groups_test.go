@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -54,9 +56,17 @@ func TestGroupsRunTogether(t *testing.T) {
 		t.Errorf("breach: exit %d\n%s", out.code, out.stderr)
 	}
 	// Options one run owns are refused.
-	out = runGbench("-n", "-T", "1", "--json", "x.json", testConninfo(), "--group", "w", "-f", writers)
-	if out.code != 1 || !strings.Contains(out.stderr, `group "w": --json writes one run's result`) {
-		t.Errorf("--json: exit %d %s", out.code, out.stderr)
+	out = runGbench("-n", "-T", "1", "-l", testConninfo(), "--group", "w", "-f", writers)
+	if out.code != 1 || !strings.Contains(out.stderr, `group "w": -l writes one run's logs`) {
+		t.Errorf("-l: exit %d %s", out.code, out.stderr)
+	}
+	// --json writes one result per group, named after it.
+	js := filepath.Join(t.TempDir(), "r.json")
+	out = runGbench("-n", "-T", "1", "--json", js, testConninfo(), "--group", "w", "-f", writers, "--group", "r", "-f", readers)
+	for _, n := range []string{"r.w.json", "r.r.json"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(js), n)); out.code != 0 || err != nil {
+			t.Errorf("--json: exit %d, %s: %v", out.code, n, err)
+		}
 	}
 }
 
@@ -66,7 +76,8 @@ func TestGroupsRunTogether(t *testing.T) {
 func TestStagesStep(t *testing.T) {
 	needServer(t)
 	s := writeScript(t, "select 1;\n")
-	out := runGbench("-n", "-f", s, "-c", "2", "--stage", "rate=50,time=2", "--stage", "rate=200,time=2", testConninfo())
+	js := filepath.Join(t.TempDir(), "s.json")
+	out := runGbench("-n", "-f", s, "-c", "2", "-P", "1", "--json", js, "--stage", "rate=50,time=2", "--stage", "rate=200,time=2", testConninfo())
 	if out.code != 0 {
 		t.Fatalf("exit %d\n%s", out.code, out.stderr)
 	}
@@ -85,6 +96,13 @@ func TestStagesStep(t *testing.T) {
 		v, _ := strconv.ParseFloat(m[1], 64)
 		if n := c.rate * 2; math.Abs(v-c.rate) > 4*math.Sqrt(n)/2 {
 			t.Errorf("stage at %g tps ran at %.1f", c.rate, v)
+		}
+	}
+	// Each stage's result has its -P intervals.
+	for _, n := range []string{"s.stage1.json", "s.stage2.json"} {
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(js), n))
+		if err != nil || !strings.Contains(string(data), `"intervals": [`) {
+			t.Errorf("%s: %v, no intervals", n, err)
 		}
 	}
 	if o := runGbench("-n", "-f", s, "--stage", "rate=5", testConninfo()); o.code != 1 || !strings.Contains(o.stderr, "a stage needs its length") {
