@@ -355,18 +355,27 @@ func shellQuote(s string) string {
 // group gives them.
 func probeGroups(probe *Env, plan *sandboxPlan, groups []*clientGroup) *sandboxPlan {
 	plan.groups, plan.clients, plan.hasDB, plan.hasRESP = true, 0, true, true
+	count := map[string]int{} // groups defining each -D name
 	for _, g := range groups {
 		o, _, rest, err := parseArgs(probe, g.args)
 		if err != nil {
 			plan.clients++
+			plan.hasDB, plan.hasRESP = false, false
 			continue
 		}
 		plan.clients += o.clients
 		plan.hasDB = plan.hasDB && (o.dbname != "" || len(rest) > 0)
 		plan.hasRESP = plan.hasRESP && o.resp != ""
+		seen := map[string]bool{}
 		for _, d := range o.defines {
-			plan.defined[d.name] = true
+			if !seen[d.name] {
+				seen[d.name] = true
+				count[d.name]++
+			}
 		}
+	}
+	for name, n := range count {
+		plan.defined[name] = n == len(groups)
 	}
 	return plan
 }
