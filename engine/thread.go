@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gbench/gbench/engine/stats"
@@ -269,9 +270,12 @@ func (t *thread) errorf(format string, args ...any) { t.logf("error", format, ar
 // logf prints "gbench: level: message"; debug messages have no level
 // word, as pgbench's.
 func (t *thread) logf(level, format string, args ...any) {
+	// Like pgbench's pg_log, strip one final newline of the message: a
+	// --debug "sending" line then reads the same as pgbench's.
+	msg := strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")
 	if level == "debug" {
-		t.run.printf("gbench: %s\n", fmt.Sprintf(format, args...))
+		t.run.printf("gbench: %s\n", msg)
 		return
 	}
-	t.run.printf("gbench: %s: %s\n", level, fmt.Sprintf(format, args...))
+	t.run.printf("gbench: %s: %s\n", level, msg)
 }

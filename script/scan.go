@@ -27,9 +27,6 @@ type scanner struct {
 	beginDepth int
 	idCount    int
 	idFirst    [4]byte // first letters of create/or/replace/function/procedure
-	// open: the script ended inside a quote, a comment or a dollar quote,
-	// which then runs to the end, final newline included.
-	open bool
 }
 
 // next returns the next command; ok is false at the end of the script.
@@ -45,7 +42,6 @@ func (s *scanner) next() (cmd rawCommand, ok bool) {
 			s.emit(s.pos+1, 1)
 			s.pos += 2
 		case c == '\\':
-			s.dropFinalNewline()
 			if sql, ok := s.flush(); ok {
 				return sql, true // the backslash is scanned on the next call
 			}
@@ -63,18 +59,10 @@ func (s *scanner) next() (cmd rawCommand, ok bool) {
 			s.token()
 		}
 	}
-	if !s.open {
-		s.dropFinalNewline()
-	}
+	// SQL that ends at a backslash or at the end of the script keeps all its
+	// trailing newlines: pgbench 15 sends them (its --debug log hides one,
+	// since pg_log strips one final newline from every message).
 	return s.flush()
-}
-
-// dropFinalNewline removes one newline at the end of SQL text that ends at
-// a backslash or at the end of the script, as pgbench 15 sends it.
-func (s *scanner) dropFinalNewline() {
-	if n := len(s.buf); n > 0 && s.buf[n-1] == '\n' {
-		s.buf = s.buf[:n-1]
-	}
 }
 
 // flush returns the buffered SQL as a command unless it is only blanks and
@@ -212,7 +200,6 @@ func (s *scanner) comment() {
 			s.echo(1)
 		}
 	}
-	s.open = true
 }
 
 // quoted scans a string literal whose opening quote ends at prefix bytes;
@@ -238,7 +225,6 @@ func (s *scanner) quoted(prefix int, escapes bool) {
 			s.echo(1)
 		}
 	}
-	s.open = true
 }
 
 // quoteContinuation returns the length of whitespace containing a newline
@@ -279,7 +265,6 @@ func (s *scanner) quotedIdent(prefix int) {
 		}
 		s.echo(1)
 	}
-	s.open = true
 }
 
 // dollar scans a $tag$ ... $tag$ string, or a lone "$" or "$1".
@@ -300,7 +285,6 @@ func (s *scanner) dollar() {
 	end := strings.Index(s.src[s.pos:], delim)
 	if end < 0 {
 		s.echo(len(s.src) - s.pos)
-		s.open = true
 		return
 	}
 	s.echo(end + len(delim))

@@ -55,8 +55,8 @@ func runAB(env *Env, args []string) int {
 	fs.Var(&intValue{p: &o.builds.initScale, name: "--init-scale", min: 1, max: maxInt}, "init-scale", "with --build-a/-b: run \"gbench -i -s N\" in each server first")
 	fs.StringVar(&o.builds.setup, "setup", "", "with --build-a/-b: run the SQL in `FILE` in each server first (tables, data)")
 	fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
-	fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median (default 5)")
-	o.define(fs, "runs of each side, interleaved (default 5; a verdict needs 3)")
+	fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median")
+	o.define(fs, "runs of each side, interleaved; a verdict needs 3")
 	if err := parseSeriesFlags(fs, own); err != nil {
 		return fail(env, err)
 	}

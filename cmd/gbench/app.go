@@ -13,6 +13,9 @@ const (
 	exitOK    = 0
 	exitUsage = 1 // invalid options or scripts, failed setup or connection
 	exitRun   = 2 // failure during the run; partial results were printed
+	// exitThreshold: the run went well but breached a --threshold (gbench's;
+	// 1 and 2 win over it).
+	exitThreshold = 3
 )
 
 // Env is everything gbench takes from its process, so that tests can run

@@ -45,6 +45,10 @@ type benchSetup struct {
 	fleet       *fleetSetup
 	// metrics is --metrics-addr's exporter; nil without.
 	metrics *metrics.Exporter
+	// gates are --threshold's; nil without.
+	gates *gates
+	// warmup is what --warmup ran; nil without.
+	warmup *report.Warmup
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -65,12 +69,17 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	var ok bool
+	if b.warmup, ok = b.warmUp(ctx, env, o.warmup); !ok {
+		b.closeMetrics(env, srv, nil)
+		return exitRun
+	}
 	var probe *runenv.Probe
 	if o.jsonOut != "" {
 		b.runCtx, probe = runContext(ctx, b, append([]string{"gbench"}, o.args...))
 		probe.Begin(ctx)
 	}
-	res, err := engine.Run(ctx, b.cfg)
+	res, err := engine.Run(b.gates.withAbort(ctx), b.cfg)
 	b.fleet.close(env)
 	if err != nil {
 		b.closeMetrics(env, srv, nil)
@@ -101,13 +110,20 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := checkBenchOptions(o, fs); err != nil {
 		return nil, err
 	}
+	if o.warmup > 0 && o.workerCount > 0 {
+		return nil, usagef("--warmup cannot be used with --worker: the workers start together at a planned time")
+	}
 	if err := fleetEnv(env, o); err != nil {
 		return nil, err
 	}
 	if err := checkFleet(o); err != nil {
 		return nil, err
 	}
-	pct, err := parsePercentiles(o.percentiles)
+	list, err := percentileList(o, fs)
+	if err != nil {
+		return nil, err
+	}
+	pct, err := parsePercentiles(list)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +158,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: d.name, Value: d.value})
 	}
 	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct, transportNote: transportNote}
+	if b.gates, err = parseGates(o, prog); err != nil {
+		return nil, err
+	}
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
@@ -391,11 +410,19 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 	}
 	b.summary.FailuresDetailed = o.failuresDetailed
 	b.summary.Percentiles = b.percentiles
+	b.summary.Layout = o.pgbenchOutput
 	if err := report.Text(env.Stdout, &b.summary); err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
 		return exitRun
 	}
 	b.fleet.report(env, b.cfg, res)
+	if b.warmup != nil {
+		if err := report.WriteWarmup(env.Stdout, b.warmup); err != nil {
+			fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)
+			return exitRun
+		}
+	}
+	gateCode := b.gates.check(env, &b.summary)
 	code := exitOK
 	if b.activity != nil {
 		warnActivity(env, "the run", b.activity)
@@ -412,9 +439,12 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		fmt.Fprintf(env.Stderr, "gbench: error: Run was aborted; the above results are incomplete.\n")
 		return exitRun
 	}
-	if res.Interrupted {
+	if res.Interrupted && b.gates.stopped() == nil {
 		fmt.Fprintf(env.Stderr, "gbench: Run was interrupted; the results cover the transactions completed before the interrupt.\n")
 		return exitRun
+	}
+	if code == exitOK {
+		code = gateCode
 	}
 	return code
 }

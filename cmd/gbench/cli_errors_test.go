@@ -132,7 +132,7 @@ var cliCases = []cliCase{
 	{args: []string{"-d"}, code: 1, gcode: 1,
 		allow: "gbench's -d is --dbname (as in PostgreSQL 17), pgbench 15's is --debug"},
 	{args: []string{"--exit-on-abort", "-Z"}, code: 1, gcode: 1,
-		allow: "gbench has PostgreSQL 16's --exit-on-abort, which pgbench 15 does not know"},
+		allow: "gbench has PostgreSQL 17's --exit-on-abort, which pgbench 15 does not know"},
 	{args: []string{"-f", "testdata/syntax_error.sql"}, code: 1, gcode: 1,
 		allow: "script errors carry pgbench's words after file:line:col (pgbench: file:line), then gbench's explanation and a caret"},
 	{args: []string{"-f", "testdata/empty.sql"}, code: 1, gcode: 1,

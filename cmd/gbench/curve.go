@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/gbench/gbench/engine/gate"
 	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/series"
 	"github.com/spf13/pflag"
@@ -21,6 +22,8 @@ type curveOptions struct {
 	clients []int
 	rates   []float64
 	plateau float64 // fraction
+	// thresholds are --threshold's lists, checked on each point.
+	thresholds []string
 }
 
 // runCurve is "gbench curve [OPTION]... -- GBENCH-ARGS": the command line
@@ -38,8 +41,9 @@ func runCurve(env *Env, args []string) int {
 	fs.SortFlags = false
 	fs.Var(&matrixInts{p: &o.clients, name: "--clients"}, "clients", "closed loop over these client counts (default 1,4,16,64,128)")
 	fs.Var(&rateList{p: &o.rates, name: "--rates"}, "rates", "open loop over these target rates in tps, with the command line's -c clients")
-	fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau (default 5)")
-	o.define(fs, "runs of each point (default 3)")
+	fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau")
+	o.define(fs, "runs of each point")
+	fs.StringArrayVar(&o.thresholds, "threshold", nil, "check each point's medians against LIST, as a run's --threshold (no SCRIPT: terms); exit 3 when a point breaches one")
 	if err := parseSeriesFlags(fs, own); err != nil {
 		return fail(env, err)
 	}
@@ -59,6 +63,10 @@ func runCurve(env *Env, args []string) int {
 		if len(o.clients) == 0 {
 			o.clients = defaultCurveClients
 		}
+	}
+	gates, err := curveGates(o.thresholds)
+	if err != nil {
+		return fail(env, err)
 	}
 	s, err := parseBenchLine(env, "curve", line, forbid)
 	if err != nil {
@@ -88,10 +96,50 @@ func runCurve(env *Env, args []string) int {
 	}
 	err = r.Each(ctx, res, series.Order(len(loads), o.repeats, o.seed), save)
 	res.Curve = series.NewCurve(res.Runs, loads, o.plateau)
+	if gates != nil {
+		res.Thresholds = series.CheckPoints(res.Runs, loads, gates)
+	}
 	if werr := report.SeriesText(env.Stdout, res); werr != nil && err == nil {
 		err = werr
 	}
-	return finishSeries(env, res, o.out, err)
+	breached := writePointGates(env, res.Thresholds)
+	code := finishSeries(env, res, o.out, err)
+	if code == exitOK && breached {
+		return exitThreshold
+	}
+	return code
+}
+
+// curveGates reads gbench curve's --threshold lists; nil without.
+func curveGates(lists []string) ([]gate.Threshold, error) {
+	var out []gate.Threshold
+	for _, l := range lists {
+		ts, err := gate.Parse(l)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		for _, t := range ts {
+			if t.Script != "" {
+				return nil, usagef("invalid threshold %q: a curve keeps no per-script figures; give the term without \"%s:\"", t.String(), t.Script)
+			}
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+// writePointGates prints each point's verdicts after the curve and says
+// whether any was breached.
+func writePointGates(env *Env, ps []series.PointGates) bool {
+	breached := false
+	for _, p := range ps {
+		fmt.Fprintf(env.Stdout, "thresholds at %s:\n", p.Load)
+		if err := report.WriteThresholdLines(env.Stdout, p.Verdicts); err != nil {
+			fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
+		}
+		breached = breached || gate.Breached(p.Verdicts)
+	}
+	return breached
 }
 
 // loads are the curve's points, in plan order: increasing clients or
@@ -132,7 +180,8 @@ Each run records what the servers did during it (WAL written, checkpoints,
 autovacuum); "gbench report FILE" draws the curve (SVG and one HTML page).
 
 Exit status: 0 when every run succeeded, 1 for a bad command line or a failed
-set-up, 2 when a run failed or Ctrl-C stopped the series.
+set-up, 2 when a run failed or Ctrl-C stopped the series, 3 when a point
+breached a --threshold.
 
 Example:
   gbench curve --clients 1,4,16,64,128 -- -n -f read.sql -j 2 -T 10 mydb

@@ -71,6 +71,14 @@ type options struct {
 	jsonOut     string
 	hdrLog      string
 	metricsAddr string
+	// gates and warm-up (thresholds.go)
+	thresholds     []string
+	thresholdAbort float64 // grace in seconds; -1 without --threshold-abort
+	warmup         float64 // seconds (warmup.go)
+	// pgbenchOutput is --pgbench-output's summary layout: 15 or 18;
+	// latencyPercentiles is --latency-percentiles's list ("" without).
+	pgbenchOutput      int
+	latencyPercentiles string
 
 	// gbench: a worker of a run over several machines
 	workerIndex  int
@@ -119,7 +127,8 @@ var benchOnly = map[string]bool{
 	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
-	"io-timeout": true,
+	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
+	"pgbench-output": true, "latency-percentiles": true, "group": true, "stage": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -191,6 +200,14 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	o.reconnectDelay = [2]time.Duration{defaultReconnectDelay, defaultReconnectCap}
 	fs.Var(&backoffValue{&o.reconnectDelay}, "reconnect-delay", "wait before reconnecting, doubled up to MAX\n(default: 50ms,1s; jittered)")
 	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
+	defineGateFlags(fs, o)
+	defineOutputFlags(fs, o)
+	// --group and --stage split the command line before it is parsed
+	// (groups.go); they are flags only for --help, and reach the parser
+	// only in a series' command line, which refuses them.
+	fs.StringArray("group", nil, "run the options after it as a client group of its own,\ntogether with the other groups (repeatable)")
+	fs.StringArray("stage", nil, "run the command line once per stage, one after the other,\nwith its rate=N, clients=N and time=SECONDS (repeatable)")
+	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "run the workload for NUM seconds first and discard its\nfigures; -T counts after it")
 	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }
 

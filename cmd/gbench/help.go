@@ -101,6 +101,8 @@ var helpSections = []struct {
 	{"gbench options", []helpOption{
 		{name: "resp", arg: "URL"},
 		{name: "percentiles", arg: "LIST"},
+		{name: "latency-percentiles", arg: "LIST"},
+		{name: "pgbench-output", arg: "15|18"},
 		{name: "json", arg: "FILE"},
 		{name: "hdr-log", arg: "FILE"},
 		{name: "metrics-addr", arg: "HOST:PORT"},
@@ -112,6 +114,11 @@ var helpSections = []struct {
 		{name: "reconnect-delay", arg: "DELAY[,MAX]"},
 		{name: "max-reconnects", arg: "NUM"},
 		{name: "io-timeout", arg: "DURATION"},
+		{name: "threshold", arg: "LIST"},
+		{name: "threshold-abort", arg: "GRACE"},
+		{name: "warmup", arg: "NUM"},
+		{name: "group", arg: "NAME"},
+		{name: "stage", arg: "SPEC"},
 	}},
 }
 
@@ -141,7 +148,10 @@ func usage(w io.Writer, fs *pflag.FlagSet) {
 				left += "-" + f.Shorthand + ", "
 			}
 			left += "--" + f.Name
-			if h.arg != "" {
+			switch {
+			case h.arg != "" && optionalArg(f):
+				left += "[=" + h.arg + "]"
+			case h.arg != "":
 				left += "=" + h.arg
 			}
 			desc := h.usage

@@ -41,3 +41,34 @@ func TestVersionForm(t *testing.T) {
 		t.Errorf("-V does not start like pgbench's: %q", out.stdout)
 	}
 }
+
+// TestHelpDefaultsOnce: no option's help line says its default twice (the
+// text's own "(default N)" and pflag's), in any subcommand's --help.
+func TestHelpDefaultsOnce(t *testing.T) {
+	cmds := [][]string{{"--help"}, {"workloads", "load", "--help"}}
+	for name := range subcommands {
+		cmds = append(cmds, []string{name, "--help"})
+	}
+	for _, args := range cmds {
+		out := runGbench(args...)
+		for _, l := range strings.Split(out.stdout+out.stderr, "\n") {
+			if defaultTwice(l) {
+				t.Errorf("gbench %s: %s", strings.Join(args, " "), l)
+			}
+		}
+	}
+}
+
+// defaultTwice tells whether a help line says "(default X" twice with the
+// same X, X ending at ")" or ";".
+func defaultTwice(l string) bool {
+	seen := map[string]bool{}
+	for _, part := range strings.Split(l, "(default ")[1:] {
+		v, _, _ := strings.Cut(strings.SplitN(part, ")", 2)[0], ";")
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
+}

@@ -28,6 +28,7 @@ func runMerge(env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	outPath := fs.StringP("output", "o", "-", "write the merged result to FILE (\"-\" for standard output)")
 	help := fs.Bool("help", false, "show this help, then exit")
+	thresholds := fs.StringArray("threshold", nil, "check the merged result against LIST, as a run's --threshold\n(exit status 3 when one is breached)")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, translateFlagError(err))
 	}
@@ -74,6 +75,9 @@ func runMerge(env *Env, args []string) int {
 	for _, err := range empty {
 		fmt.Fprintf(env.Stderr, "gbench merge: warning: %v; skipped (the log of a worker that did not finish?)\n", errors.Unwrap(err))
 	}
+	if merged.Thresholds, err = mergeGates(merged, *thresholds); err != nil {
+		return fail(env, err)
+	}
 	if err := writeTo(env.Stdout, *outPath, merged.Write); err != nil {
 		return fail(env, err)
 	}
@@ -84,12 +88,42 @@ func runMerge(env *Env, args []string) int {
 	if err := report.MergeSummary(summary, merged); err != nil {
 		return fail(env, err)
 	}
+	code := exitOK
+	if g := merged.Thresholds; g != nil {
+		if err := report.WriteThresholds(summary, g.Verdicts); err != nil {
+			return fail(env, err)
+		}
+		code = g.ExitStatus
+	}
 	if f := merged.Fleet; f != nil && len(f.Missing) > 0 {
 		fmt.Fprintf(env.Stderr, "gbench merge: error: %d of the run's %d workers are missing (%s): the result covers part of the run only\n",
 			len(f.Missing), f.Workers, joinInts(f.Missing))
 		return exitRun
 	}
-	return exitOK
+	return code
+}
+
+// mergeGates checks --threshold against the merged result; nil without.
+// The thresholds the inputs were run with are theirs: a merge checks only
+// its own.
+func mergeGates(merged *report.Result, lists []string) (*report.Gates, error) {
+	if len(lists) == 0 {
+		return nil, nil
+	}
+	s, err := report.SummaryOf(merged)
+	if err != nil {
+		return nil, err
+	}
+	o := &options{thresholds: lists, thresholdAbort: -1}
+	g, err := parseGates(o, s.Config.Program)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := report.CheckResult(merged, g.list)
+	if err != nil {
+		return nil, err
+	}
+	return report.NewGates(vs, exitThreshold), nil
 }
 
 // readResults reads the results in a file: a JSON result, or a log in

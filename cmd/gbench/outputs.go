@@ -62,9 +62,12 @@ func (b *benchSetup) setOutputs(env *Env, o *options) {
 	if b.metrics != nil {
 		each = append(each, b.metrics.Update)
 	}
+	if g := b.gates; g != nil && g.grace >= 0 {
+		each = append(each, func(p engine.Progress) { g.onProgress(cfg, p) })
+	}
 	if len(each) > 0 {
 		if o.progress == 0 {
-			cfg.Tick = time.Second // --hdr-log intervals and metrics without -P lines
+			cfg.Tick = time.Second // --hdr-log intervals, metrics and --threshold-abort without -P lines
 		}
 		cfg.OnProgress = func(p engine.Progress) {
 			for _, f := range each {
@@ -221,6 +224,10 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 		return err
 	}
 	r.Context, r.Activity = b.runCtx, b.activity
+	if b.gates != nil {
+		r.Thresholds = b.gates.result
+	}
+	r.Warmup = b.warmup
 	r.Warnings = b.activity.Warnings()
 	if f := b.fleet; f != nil {
 		r.Worker = f.worker(b.cfg, res)

@@ -54,7 +54,15 @@ func getoptf(format string, args ...any) error {
 }
 
 // takesNoArg reports whether an option is a switch.
-func takesNoArg(f *pflag.Flag) bool { return f.NoOptDefVal != "" }
+func takesNoArg(f *pflag.Flag) bool { return f.NoOptDefVal != "" && !optionalArg(f) }
+
+// optionalArgKey marks an option whose argument is optional, given as
+// "--name=value" only (getopt's optional_argument); bare, it takes
+// NoOptDefVal.
+const optionalArgKey = "gbench-optional-arg"
+
+// optionalArg reports whether an option's argument is optional.
+func optionalArg(f *pflag.Flag) bool { _, ok := f.Annotations[optionalArgKey]; return ok }
 
 // parseLong handles args[i], a "--name[=value]" option, and returns the
 // index of the last argument it used.
@@ -66,6 +74,9 @@ func parseLong(fs *pflag.FlagSet, args []string, i int) (int, error) {
 		return i, err
 	}
 	switch {
+	case optionalArg(f) && !hasValue:
+		value = f.NoOptDefVal
+	case optionalArg(f):
 	case takesNoArg(f) && hasValue:
 		return i, getoptf("option '--%s' doesn't allow an argument", f.Name)
 	case takesNoArg(f):

@@ -29,6 +29,11 @@ func runPgbench(env *Env, args []string) int {
 			return showVersion(env)
 		}
 	}
+	if groups, err := splitGroups(args); err != nil {
+		return fail(env, err)
+	} else if groups != nil {
+		return runGroups(env, groups)
+	}
 	o, fs, rest, err := parseArgs(env, args)
 	var ee *earlyExit
 	switch {

@@ -110,12 +110,12 @@ func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string,
 	intFlag := func(p *int, name string, min, max int, usage string) {
 		fs.Var(&recordErr{&intValue{p: p, name: "--" + name, min: min, max: max}, &setErr}, name, usage)
 	}
-	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
-	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value (default 128)")
-	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N (default 100000)")
-	intFlag(&so.data.YCSBRecords, "ycsb-records", 1, maxInt/10, "YCSB records: rows of gbench.usertable, Redis hashes gbench:ycsb:user1..R (default 1000)")
+	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N")
+	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value")
+	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N")
+	intFlag(&so.data.YCSBRecords, "ycsb-records", 1, maxInt/10, "YCSB records: rows of gbench.usertable, Redis hashes gbench:ycsb:user1..R")
 	intFlag(&so.data.Warehouses, "tpcc-warehouses", 0, workloads.MaxWarehouses, "also load the TPC-C-like data, N warehouses, about 100 MB each (default 0: none)")
-	intFlag(&so.data.YCSBFieldLength, "ycsb-field-length", 1, workloads.MaxValueSize, "bytes per field of a YCSB record (default 100)")
+	intFlag(&so.data.YCSBFieldLength, "ycsb-field-length", 1, workloads.MaxValueSize, "bytes per field of a YCSB record")
 	fs.StringVar(&so.sharedBuffers, "shared-buffers", so.sharedBuffers, "PostgreSQL's shared_buffers")
 	fs.StringVar(&so.baseDir, "base-dir", "", "put the servers' files in a new directory under DIR (default /dev/shm when it has 1GB free, else the temporary directory)")
 	fs.BoolVar(&so.help, "help", false, "show this help, then exit")
@@ -171,6 +171,7 @@ type sandboxPlan struct {
 	hasDB   bool            // a DBNAME or -d was given
 	hasRESP bool            // --resp was given
 	defined map[string]bool // -D names given
+	groups  bool            // the command line has client groups (--group)
 }
 
 // probeArgs parses gbench's command line the way gbench will, to size the
@@ -187,6 +188,10 @@ func probeArgs(runEnv *Env, args []string) (plan *sandboxPlan, ok bool) {
 		rec.r = strings.NewReader("")
 	}
 	probe := &Env{Stdin: rec, Stdout: io.Discard, Stderr: io.Discard, Getenv: runEnv.Getenv, Now: runEnv.Now}
+	if groups, err := splitGroups(args); err == nil && groups != nil {
+		runEnv.Stdin = io.MultiReader(bytes.NewReader(rec.seen.Bytes()), rec.r)
+		return probeGroups(probe, plan, groups), true
+	}
 	o, _, rest, err := parseArgs(probe, args)
 	runEnv.Stdin = io.MultiReader(bytes.NewReader(rec.seen.Bytes()), rec.r)
 	if err != nil || o.help || o.version {
@@ -222,6 +227,11 @@ func (p *sandboxPlan) complete(conninfo, redisURL string, data workloads.Options
 				front = append(front, "-D", d)
 			}
 		}
+	}
+	if !p.hasDB && p.groups {
+		// Options after the last --group are that group's: the server is
+		// everyone's, so it goes in front.
+		return append(append(front, conninfo), p.args...)
 	}
 	args := append(front, p.args...)
 	if !p.hasDB {
@@ -346,4 +356,34 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// probeGroups fills a plan for a command line of client groups: their
+// clients add up; the server and the variables are the groups' if every
+// group gives them.
+func probeGroups(probe *Env, plan *sandboxPlan, groups []*clientGroup) *sandboxPlan {
+	plan.groups, plan.clients, plan.hasDB, plan.hasRESP = true, 0, true, true
+	count := map[string]int{} // groups defining each -D name
+	for _, g := range groups {
+		o, _, rest, err := parseArgs(probe, g.args)
+		if err != nil {
+			plan.clients++
+			plan.hasDB, plan.hasRESP = false, false
+			continue
+		}
+		plan.clients += o.clients
+		plan.hasDB = plan.hasDB && (o.dbname != "" || len(rest) > 0)
+		plan.hasRESP = plan.hasRESP && o.resp != ""
+		seen := map[string]bool{}
+		for _, d := range o.defines {
+			if !seen[d.name] {
+				seen[d.name] = true
+				count[d.name]++
+			}
+		}
+	}
+	for name, n := range count {
+		plan.defined[name] = n == len(groups)
+	}
+	return plan
 }

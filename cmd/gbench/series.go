@@ -116,6 +116,11 @@ func parseBenchLine(env *Env, cmd string, args []string, forbid map[string]strin
 		{"log", "-l writes a log per run; a series writes one result (-o)"},
 		{"json", "--json is per run; a series writes its own result (-o)"},
 		{"hdr-log", "--hdr-log is per run; a series keeps each run's histogram in its result (-o)"},
+		{"warmup", "--warmup goes before \"--\": the series warms up once, before its first run"},
+		{"threshold", "--threshold is a single run's gate; a series does not check it (run the chosen point alone with it)"},
+		{"threshold-abort", "--threshold-abort is a single run's gate; a series does not check it"},
+		{"group", "--group is a run's client groups; a series measures one command line"},
+		{"stage", "--stage is a run's stages; a series chooses its own loads"},
 	}
 	for _, c := range checks {
 		if fs.Changed(c.name) {

@@ -18,7 +18,7 @@ func (b *benchSetup) tableInfo(ctx context.Context, env *Env, conn *pgsql.Client
 	if err != nil {
 		msg := fmt.Sprintf("could not count number of branches: %s", pgErrorText(err))
 		if errors.Is(err, pgsql.ErrNoTables) {
-			msg += fmt.Sprintf("\ngbench: hint: Perhaps you need to do initialization (\"gbench -i\") in database \"%s\".", b.pg.Database())
+			msg += fmt.Sprintf("\ngbench: hint: Perhaps you need to do initialization (\"gbench -i\") in database \"%s\".", b.database())
 		}
 		return &usageError{msg: msg}
 	}
@@ -39,6 +39,9 @@ func vacuum(ctx context.Context, env *Env, conn *pgsql.Client, all bool) {
 
 // pgErrorText formats a server error the way libpq prints it.
 func pgErrorText(err error) string {
+	if qe := (*pgsql.Error)(nil); errors.As(err, &qe) {
+		return qe.Error()
+	}
 	if pe, ok := pgsql.AsServerError(err); ok {
 		return fmt.Sprintf("%s:  %s", pe.Severity, pe.Message)
 	}
@@ -96,4 +99,13 @@ func isTerminal(env *Env) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// database is the database the run connects to: as libpq, the user name
+// when the connection string names none.
+func (b *benchSetup) database() string {
+	if db := b.pg.Database(); db != "" {
+		return db
+	}
+	return b.pg.User()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/series"
@@ -20,6 +22,8 @@ type sloOptions struct {
 	maxRate    float64
 	resolution float64
 	maxRuns    int
+	// failBelow is --fail-below's rate: -1 without it, 0 for "met nowhere".
+	failBelow float64
 }
 
 // runSLO is "gbench slo --slo OBJECTIVE [OPTION]... -- GBENCH-ARGS": it
@@ -27,20 +31,23 @@ type sloOptions struct {
 // (series.Searcher), confirms it with repeats and prints every probe.
 // Exit status: 0 when the search finished (whatever its outcome: found,
 // met everywhere, met nowhere), 1 for a bad command line or a failed
-// set-up, 2 when a run failed or Ctrl-C stopped the search.
+// set-up, 2 when a run failed or Ctrl-C stopped the search, 3 under
+// --fail-below when the objective is met nowhere or below its rate.
 func runSLO(env *Env, args []string) int {
 	own, line, _ := splitDash(args)
 	o := &sloOptions{seriesOptions: seriesOptions{repeats: 3, warmup: 2, out: "slo.json"},
-		resolution: series.DefaultResolution, maxRuns: series.DefaultMaxRuns}
+		resolution: series.DefaultResolution, maxRuns: series.DefaultMaxRuns, failBelow: -1}
 	fs := pflag.NewFlagSet("gbench slo", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	fs.StringVar(&o.objective, "slo", "", "the objective: a latency percentile bound like \"p99<=5ms\", optionally \",failures<=1%\" (failed and skipped transactions)")
 	fs.Var(&oneRate{p: &o.minRate, name: "--min-rate"}, "min-rate", "bottom of the range in tps (default: 10% of the top)")
 	fs.Var(&oneRate{p: &o.maxRate, name: "--max-rate"}, "max-rate", "top of the range in tps (default: the clients' closed-loop throughput, measured first)")
-	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate (default 5)")
-	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included (default 30)")
-	o.define(fs, "runs that confirm the answer: their median must meet the objective (default 3)")
+	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate")
+	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included")
+	o.define(fs, "runs that confirm the answer: their median must meet the objective")
+	fs.Var(&failBelowValue{&o.failBelow}, "fail-below", "exit with status 3 when the objective is met nowhere or, with =TPS, when the rate found is below TPS")
+	fs.Lookup("fail-below").NoOptDefVal = "0"
 	if err := parseSeriesFlags(fs, own); err != nil {
 		return fail(env, err)
 	}
@@ -96,11 +103,53 @@ func runSLO(env *Env, args []string) int {
 	}
 	res.SLO = searcher.Search(ctx)
 	res.Interrupted = res.Interrupted || ctx.Err() != nil
+	gateNote := sloGate(res.SLO, o.failBelow)
 	if werr := report.SeriesText(env.Stdout, res); werr != nil && saveErr == nil {
 		saveErr = werr
 	}
-	return finishSeries(env, res, o.out, saveErr)
+	code := finishSeries(env, res, o.out, saveErr)
+	if code == exitOK && gateNote != "" {
+		fmt.Fprintf(env.Stderr, "gbench slo: %s (--fail-below)\n", gateNote)
+		return exitThreshold
+	}
+	return code
 }
+
+// sloGate records --fail-below in the search's record and says why the
+// search fails it; "" when it passes or there is no --fail-below. An
+// interrupted search is judged by its exit status 2, not here.
+func sloGate(slo *series.SLO, failBelow float64) string {
+	if failBelow < 0 || slo.Outcome == series.OutcomeInterrupted {
+		return ""
+	}
+	slo.FailBelowTPS = &failBelow
+	var note string
+	switch {
+	case slo.Outcome == series.OutcomeNowhere:
+		note = "the objective is met at no rate tried"
+	case slo.RateTPS < failBelow:
+		note = fmt.Sprintf("the objective holds up to %g tps, below %g tps", slo.RateTPS, failBelow)
+	default:
+		return ""
+	}
+	slo.ExitStatus = exitThreshold
+	return note
+}
+
+// failBelowValue is --fail-below's rate: 0 (bare) or a rate in tps.
+type failBelowValue struct{ p *float64 }
+
+func (v *failBelowValue) Set(s string) error {
+	r, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(r >= 0) || r > 1e9 {
+		return optErrf("invalid value \"%s\" for option --fail-below: expected a rate in tps", s)
+	}
+	*v.p = r
+	return nil
+}
+
+func (v *failBelowValue) String() string { return "" }
+func (v *failBelowValue) Type() string   { return "TPS" }
 
 // measureProbe measures one probe of the search, records it and saves the
 // result; a save error is kept in saveErr and stops the search (the run
@@ -162,8 +211,10 @@ above it), "met-everywhere" (the objective holds at the top of the range: the
 ceiling is the throughput itself, or above --max-rate), "met-nowhere" (it
 fails, confirmed, at the bottom of the range).
 
-Exit status: 0 when the search finished, whatever its outcome; 1 for a bad
-command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it.
+Exit status: 0 when the search finished, whatever its outcome (unless
+--fail-below); 1 for a bad command line or a failed set-up; 2 when a run
+failed or Ctrl-C stopped it; 3 under --fail-below when the objective is met
+nowhere, or below the rate given.
 
 Example:
   gbench slo --slo 'p99<=5ms,failures<=0.1%%' -- -n -f read.sql -c 16 -j 2 -T 10 mydb

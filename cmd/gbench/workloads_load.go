@@ -34,12 +34,12 @@ func parseLoadArgs(args []string, sizes bool) (*loadOptions, *pflag.FlagSet, err
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	if sizes {
-		fs.Var(&intValue{p: &lo.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N (default 4096)")
-		fs.Var(&intValue{p: &lo.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value (default 128)")
-		fs.Var(&intValue{p: &lo.data.Keys, name: "--keys", min: 1, max: maxInt}, "keys", "rows of gbench.kv and Redis keys gbench:kv:1..K, for the kv workloads (default 100000)")
-		fs.Var(&intValue{p: &lo.data.YCSBRecords, name: "--ycsb-records", min: 1, max: maxInt / 10}, "ycsb-records", "YCSB records: rows of gbench.usertable and Redis hashes gbench:ycsb:user1..R (default 1000)")
+		fs.Var(&intValue{p: &lo.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N")
+		fs.Var(&intValue{p: &lo.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value")
+		fs.Var(&intValue{p: &lo.data.Keys, name: "--keys", min: 1, max: maxInt}, "keys", "rows of gbench.kv and Redis keys gbench:kv:1..K, for the kv workloads")
+		fs.Var(&intValue{p: &lo.data.YCSBRecords, name: "--ycsb-records", min: 1, max: maxInt / 10}, "ycsb-records", "YCSB records: rows of gbench.usertable and Redis hashes gbench:ycsb:user1..R")
 		fs.Var(&intValue{p: &lo.data.Warehouses, name: "--tpcc-warehouses", min: 0, max: workloads.MaxWarehouses}, "tpcc-warehouses", "also the TPC-C-like data (PostgreSQL only), N warehouses, about 100 MB each (default 0: none)")
-		fs.Var(&intValue{p: &lo.data.YCSBFieldLength, name: "--ycsb-field-length", min: 1, max: workloads.MaxValueSize}, "ycsb-field-length", "bytes per field of a YCSB record, 10 fields a record (default 100)")
+		fs.Var(&intValue{p: &lo.data.YCSBFieldLength, name: "--ycsb-field-length", min: 1, max: workloads.MaxValueSize}, "ycsb-field-length", "bytes per field of a YCSB record, 10 fields a record")
 	}
 	fs.StringVar(&lo.resp, "resp", "", "also the Redis at `URL` (redis://[user:password@]host:port[/db], rediss://..., a socket path); alone, without DBNAME, -d, -h, -p or -U: Redis only")
 	fs.BoolVar(&lo.dryRun, "dry-run", false, "say what would be "+map[bool]string{true: "replaced", false: "removed"}[sizes]+", change nothing")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // What pgbench does on its own connection before a run: read the scale
@@ -32,9 +34,12 @@ var ErrNoTables = errors.New("pgbench_branches does not exist")
 // (wrapping ErrNoTables when the table does not exist); the partitioning
 // is left empty when it cannot be read, as pgbench leaves it.
 func ReadTableInfo(ctx context.Context, c *Client) (TableInfo, error) {
-	rows, err := c.SimpleQuery(ctx, "select count(*) from pgbench_branches")
+	const count = "select count(*) from pgbench_branches"
+	rows, err := c.SimpleQuery(ctx, count)
 	if err != nil {
-		if se, ok := AsServerError(err); ok && se.Code == "42P01" {
+		se, ok := AsServerError(err)
+		err = withQuery(err, count)
+		if ok && se.Code == "42P01" {
 			return TableInfo{}, errors.Join(err, ErrNoTables)
 		}
 		return TableInfo{}, err
@@ -89,4 +94,16 @@ func Vacuum(ctx context.Context, c *Client, all bool, log io.Writer, failed func
 		run("vacuum analyze pgbench_accounts")
 		io.WriteString(log, "end.\n")
 	}
+}
+
+// withQuery turns a server error for query into an *Error, whose text has
+// libpq's "LINE n:" and caret lines under the error's position.
+func withQuery(err error, query string) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return &Error{Severity: pe.Severity, Code: pe.Code, Message: pe.Message, Detail: pe.Detail, Hint: pe.Hint,
+		Position: int(pe.Position), InternalQuery: pe.InternalQuery, InternalPosition: int(pe.InternalPosition),
+		Where: pe.Where, Query: query}
 }

@@ -56,6 +56,11 @@ type Result struct {
 	// of such parts.
 	Worker *Worker `json:"worker,omitempty"`
 	Fleet  *Fleet  `json:"fleet,omitempty"`
+	// Thresholds is what --threshold made of the run; absent without.
+	Thresholds *Gates `json:"thresholds,omitempty"`
+	// Warmup is what ran before the measurement (--warmup), discarded;
+	// absent without.
+	Warmup *Warmup `json:"warmup,omitempty"`
 }
 
 // Versions are the programs that produced a result.

@@ -44,6 +44,13 @@ func writeScripts(w *writer, s *Summary) {
 // writeCommands prints pgbench's per-command lines, then gbench's
 // per-command percentiles in a block of their own.
 func writeCommands(w *writer, s *Summary, script int, perScript bool) {
+	writeCommandsSep(w, s, script, perScript, "  ")
+}
+
+// writeCommandsSep is writeCommands with sep between the figures and the
+// command (and between failures and retries): two blanks in pgbench 15,
+// one in 18.
+func writeCommandsSep(w *writer, s *Summary, script int, perScript bool, sep string) {
 	cfg := s.Config
 	prefix := ""
 	if perScript {
@@ -62,9 +69,9 @@ func writeCommands(w *writer, s *Summary, script int, perScript bool) {
 			avg = st[j].Latency.Mean() / 1000.0
 		}
 		if cfg.MaxTries == 1 {
-			w.printf("   %11.3f  %10d  %s\n", avg, st[j].Failures, c.FirstLine)
+			w.printf("   %11.3f  %10d%s%s\n", avg, st[j].Failures, sep, c.FirstLine)
 		} else {
-			w.printf("   %11.3f  %10d  %10d  %s\n", avg, st[j].Failures, st[j].Retries, c.FirstLine)
+			w.printf("   %11.3f  %10d%s%10d%s%s\n", avg, st[j].Failures, sep, st[j].Retries, sep, c.FirstLine)
 		}
 	}
 	if len(s.Percentiles) == 0 {

@@ -27,6 +27,9 @@ type Summary struct {
 	FailuresDetailed bool
 	// Percentiles are printed after pgbench's lines (gbench's addition).
 	Percentiles []float64
+	// Layout is the pgbench version whose summary layout Text follows:
+	// 15 (also for 0) or 18 (text18.go).
+	Layout int
 }
 
 // clients is the number of clients the run ran: the shard's under
@@ -66,6 +69,42 @@ func pct(n, of int64) float64 {
 // latency percentiles and, for a TPC-C-like run (NOPM), its NOPM and TPM.
 func Text(out io.Writer, s *Summary) error {
 	w := &writer{w: out}
+	if s.Layout == 18 {
+		text18(w, s)
+		return w.err
+	}
+	writeHeader(w, s)
+	cfg, total := s.Config, s.Result.Stats.Total
+	failures, totalCnt := total.Failures(), total.Total()
+	w.printf("number of failed transactions: %d (%s%%)\n", failures, fmtPct(pct(failures, totalCnt)))
+	writeFailures(w, "", total, s, totalCnt)
+	writeOutages(w, s, total, totalCnt)
+	// As pgbench: the other figures mean nothing when no transaction ran
+	// to its end or was skipped (every client aborted, or all failed).
+	if total.Cnt+total.Skipped <= 0 {
+		return w.err
+	}
+	writeSkipped(w, "", total, s, totalCnt)
+	writeLate(w, cfg, total)
+	writeLatency(w, s, total, totalCnt)
+	writeTPS(w, s, total)
+	writeScripts(w, s)
+	writePercentiles(w, s)
+	writeNOPM(w, s)
+	return w.err
+}
+
+// writeLate prints the transactions over --latency-limit.
+func writeLate(w *writer, cfg *engine.Config, total *stats.Txn) {
+	if cfg.LatencyLimit > 0 {
+		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
+			float64(cfg.LatencyLimit.Microseconds())/1000.0, total.Late, total.Cnt, fmtPct(latePct(total)))
+	}
+}
+
+// writeHeader prints the test parameters and the transactions processed,
+// the same in pgbench 15 and 18.
+func writeHeader(w *writer, s *Summary) {
 	cfg, res, total := s.Config, s.Result, s.Result.Stats.Total
 	scripts := cfg.Program.Scripts
 	name := "multiple scripts"
@@ -90,26 +129,6 @@ func Text(out io.Writer, s *Summary) error {
 		w.printf("duration: %d s\n", int(cfg.Duration.Seconds()))
 		w.printf("number of transactions actually processed: %d\n", total.Cnt)
 	}
-	failures, totalCnt := total.Failures(), total.Total()
-	w.printf("number of failed transactions: %d (%s%%)\n", failures, fmtPct(pct(failures, totalCnt)))
-	writeFailures(w, "", total, s, totalCnt)
-	writeOutages(w, s, total, totalCnt)
-	// As pgbench: the other figures mean nothing when no transaction ran
-	// to its end or was skipped (every client aborted, or all failed).
-	if total.Cnt+total.Skipped <= 0 {
-		return w.err
-	}
-	writeSkipped(w, "", total, s, totalCnt)
-	if cfg.LatencyLimit > 0 {
-		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
-			float64(cfg.LatencyLimit.Microseconds())/1000.0, total.Late, total.Cnt, fmtPct(latePct(total)))
-	}
-	writeLatency(w, s, total, totalCnt)
-	writeTPS(w, s, total)
-	writeScripts(w, s)
-	writePercentiles(w, s)
-	writeNOPM(w, s)
-	return w.err
 }
 
 // fmtPct formats like "%.3f" in pgbench, whose printf is PostgreSQL's.

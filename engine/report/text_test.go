@@ -239,6 +239,14 @@ func TestTextGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, filepath.Join("text", c.name+".golden"), b.Bytes())
+			// pgbench 18's layout of the same run (--pgbench-output=18).
+			s18 := c.make()
+			s18.Layout = 18
+			b.Reset()
+			if err := Text(&b, s18); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join("text18", c.name+".golden"), b.Bytes())
 		})
 	}
 }

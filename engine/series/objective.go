@@ -1,11 +1,13 @@
 package series
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gbench/gbench/engine/gate"
 )
 
 // Objective is a service-level objective: a latency percentile bound
@@ -24,48 +26,40 @@ type Objective struct {
 	MaxFailures *float64 `json:"max_failures,omitempty"`
 }
 
-var (
-	latencyTerm = regexp.MustCompile(`^p(\d+(?:\.\d+)?)\s*(<=|<)\s*(\d+(?:\.\d+)?)\s*(us|ms|s)$`)
-	failureTerm = regexp.MustCompile(`^failures\s*(<=|<)\s*(\d+(?:\.\d+)?)\s*%$`)
-)
-
 // ParseObjective reads an objective: a latency term such as "p99<=5ms"
 // (any percentile, units us, ms or s, "<" or "<="), optionally followed
-// by ",failures<=1%", the ceiling on failed and skipped transactions.
+// by ",failures<=1%", the ceiling on failed and skipped transactions. The
+// terms are gate's (gate.ParseTerm), the grammar --threshold uses too.
 func ParseObjective(s string) (Objective, error) {
 	o := Objective{Text: s}
 	terms := strings.Split(s, ",")
 	if len(terms) > 2 {
 		return o, fmt.Errorf("invalid objective %q: expected a latency term and at most one failure term, like \"p99<=5ms,failures<=1%%\"", s)
 	}
-	m := latencyTerm.FindStringSubmatch(strings.TrimSpace(terms[0]))
-	if m == nil {
+	lat, err := gate.ParseTerm(terms[0])
+	if err == nil && (lat.Figure != gate.Latency || !lat.Upper()) {
+		err = errors.New("not an upper bound on a percentile")
+	}
+	if err != nil {
+		if lat.Figure == gate.Latency && lat.Upper() {
+			return o, fmt.Errorf("invalid objective %q: %v", s, err)
+		}
 		return o, fmt.Errorf("invalid objective %q: expected a percentile bound like \"p99<=5ms\" (units us, ms or s)", s)
 	}
-	o.Percentile, _ = strconv.ParseFloat(m[1], 64)
-	if o.Percentile <= 0 || o.Percentile > 100 {
-		return o, fmt.Errorf("invalid objective %q: the percentile must be above 0 and at most 100", s)
-	}
-	o.Strict = m[2] == "<"
-	v, _ := strconv.ParseFloat(m[3], 64)
-	o.BoundUs = v * map[string]float64{"us": 1, "ms": 1e3, "s": 1e6}[m[4]]
-	if o.BoundUs <= 0 || math.IsInf(o.BoundUs, 0) {
-		return o, fmt.Errorf("invalid objective %q: the latency bound must be a finite number above zero", s)
-	}
+	o.Percentile, o.BoundUs, o.Strict = lat.Percentile, lat.Bound, lat.Op == "<"
 	if len(terms) == 2 {
-		f := failureTerm.FindStringSubmatch(strings.TrimSpace(terms[1]))
-		if f == nil {
+		f, err := gate.ParseTerm(terms[1])
+		if err == nil && (f.Figure != gate.Failures || !f.Upper()) {
+			err = errors.New("not a failure ceiling")
+		}
+		if err != nil {
+			if f.Figure == gate.Failures && f.Upper() {
+				return o, fmt.Errorf("invalid objective %q: %v", s, err)
+			}
 			return o, fmt.Errorf("invalid objective %q: expected a failure ceiling like \"failures<=1%%\" after the comma", s)
 		}
-		v, _ := strconv.ParseFloat(f[2], 64)
-		if v > 100 {
-			return o, fmt.Errorf("invalid objective %q: the failure ceiling is a percentage of at most 100", s)
-		}
-		if v == 0 && f[1] == "<" {
-			return o, fmt.Errorf("invalid objective %q: no run has fewer than 0%% failures; for none at all, write \"failures<=0%%\"", s)
-		}
-		ratio := v / 100
-		if f[1] == "<" {
+		ratio := f.Bound
+		if f.Op == "<" {
 			ratio = math.Nextafter(ratio, math.Inf(-1))
 		}
 		o.MaxFailures = &ratio

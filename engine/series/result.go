@@ -46,6 +46,9 @@ type Result struct {
 	Curve *Curve `json:"curve,omitempty"`
 	SLO   *SLO   `json:"slo,omitempty"`
 	AB    *AB    `json:"ab,omitempty"`
+	// Thresholds are gbench curve --threshold's verdicts, per point;
+	// absent without it.
+	Thresholds []PointGates `json:"thresholds,omitempty"`
 }
 
 // Plan is what the series was asked to run.

@@ -58,6 +58,11 @@ type SLO struct {
 	Probes []Probe `json:"probes"`
 	// Note explains the outcome in words.
 	Note string `json:"note"`
+	// FailBelowTPS is gbench slo --fail-below's rate (0: fail only when
+	// the objective is met nowhere); ExitStatus is 3 when the search
+	// failed it. Both absent without the option.
+	FailBelowTPS *float64 `json:"fail_below_tps,omitempty"`
+	ExitStatus   int      `json:"exit_status,omitempty"`
 }
 
 // Probe is one measurement of the search.
