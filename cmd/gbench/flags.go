@@ -187,7 +187,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVarP(&o.version, "version", "V", false, "output version information, then exit")
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
 
-	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nor a socket path")
+	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nredis-sentinel://host:port,.../MASTER, or a socket path")
 	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum;\ndefault: 50,90,99,99.9,100; empty for none)")
 	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE\n(\"-\" for standard output)")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write an HdrHistogram interval log of latencies to FILE")
