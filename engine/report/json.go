@@ -44,6 +44,8 @@ type Result struct {
 	Interrupted bool       `json:"interrupted"`
 	// Availability is what --reconnect saw of the server's outages.
 	Availability *Availability `json:"availability,omitempty"`
+	// TPCC is the TPC-C-like throughput of a run of its mix (see NOPM).
+	TPCC *TPCC `json:"tpcc,omitempty"`
 	// Context is who measured on what, against which servers; Activity
 	// what the servers did during the run (WAL, checkpoints, autovacuum);
 	// Warnings what of it could have disturbed the figures. A merge keeps
@@ -61,6 +63,13 @@ type Result struct {
 	// Warmup is what ran before the measurement (--warmup), discarded;
 	// absent without.
 	Warmup *Warmup `json:"warmup,omitempty"`
+}
+
+// TPCC is the TPC-C-like mix's throughput: new-order transactions per
+// minute and all transactions per minute. Not a TPC-C result.
+type TPCC struct {
+	NOPM float64 `json:"nopm"`
+	TPM  float64 `json:"tpm"`
 }
 
 // Versions are the programs that produced a result.
@@ -259,6 +268,9 @@ func NewResult(s *Summary, v Versions, intervals []Interval) (*Result, error) {
 		Aborted:      res.Aborted,
 		Interrupted:  res.Interrupted,
 		Availability: newAvailability(s),
+	}
+	if nopm, tpm, ok := NOPM(s); ok {
+		r.TPCC = &TPCC{NOPM: nopm, TPM: tpm}
 	}
 	r.TPS = rate(r.Counters.Processed, r.Durations.BenchS)
 	r.CPU = newCPU(res.UserCPU.Seconds(), res.SysCPU.Seconds(), r.Counters)

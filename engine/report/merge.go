@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -154,6 +155,10 @@ func (m *merger) start(r *Result) *Result {
 		out.Lag = &lag
 	}
 	out.Availability = mergeAvailability(nil, r.Availability, 0)
+	if r.TPCC != nil {
+		t := *r.TPCC
+		out.TPCC = &t
+	}
 	m.acc = map[*Latency]*accum{}
 	m.forEachLatency(&out, r, m.take)
 	return &out
@@ -187,6 +192,13 @@ func (m *merger) add(out, r *Result) {
 	out.Aborted += r.Aborted
 	out.Interrupted = out.Interrupted || r.Interrupted
 	out.Availability = mergeAvailability(out.Availability, r.Availability, len(out.Parts)-1)
+	if r.TPCC != nil {
+		if out.TPCC == nil {
+			out.TPCC = &TPCC{}
+		}
+		out.TPCC.NOPM += r.TPCC.NOPM
+		out.TPCC.TPM += r.TPCC.TPM
+	}
 	out.Lag = mergeSimple(out.Lag, r.Lag)
 	for i := range r.Scripts {
 		m.addScript(&out.Scripts[i], &r.Scripts[i])
@@ -202,6 +214,12 @@ func (m *merger) wholeRun(out *Result) {
 	out.TPS = rate(out.Counters.Processed, bench)
 	for i := range out.Scripts {
 		out.Scripts[i].TPS = rate(out.Scripts[i].Counters.Processed, bench)
+		if out.TPCC != nil && path.Base(strings.ReplaceAll(out.Scripts[i].Name, "\\", "/")) == NewOrderScript {
+			out.TPCC.NOPM = 60 * out.Scripts[i].TPS
+		}
+	}
+	if out.TPCC != nil {
+		out.TPCC.TPM = 60 * out.TPS
 	}
 	if len(out.Fleet.Missing) == 0 {
 		out.Config.Rate = out.Fleet.RunRate

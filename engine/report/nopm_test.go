@@ -56,5 +56,23 @@ func TestNOPM(t *testing.T) {
 		if line != c.want {
 			t.Errorf("%q: got %q, want %q", c.names, line, c.want)
 		}
+		// The JSON result carries the same figures, and a merge of two
+		// such runs adds them up.
+		res, err := NewResult(r.summary(1), Versions{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.TPCC != nil) != (c.want != "") || res.TPCC != nil && (res.TPCC.NOPM != 270 || res.TPCC.TPM != 600) {
+			t.Errorf("%q: JSON tpcc %+v", c.names, res.TPCC)
+		}
+		if res.TPCC != nil {
+			m, err := Merge([]*Result{res, res})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.TPCC.NOPM != 540 || m.TPCC.TPM != 1200 || res.TPCC.NOPM != 270 {
+				t.Errorf("merged tpcc %+v (input %+v)", m.TPCC, res.TPCC)
+			}
+		}
 	}
 }
