@@ -38,8 +38,12 @@ func (epollNet) take(c net.Conn) (transport, error) {
 		return &fdTransport{sw: v}, nil
 	case *tls.Conn:
 		nc := v.NetConn()
-		if u, ok := nc.(interface{ NetConn() net.Conn }); ok {
-			nc = u.NetConn() // a driver's wrapper under TLS
+		if _, ok := nc.(*switchConn); !ok {
+			// A driver's wrapper under TLS; the switchConn itself
+			// also says what it wraps, which must not be unwrapped.
+			if u, ok := nc.(interface{ NetConn() net.Conn }); ok {
+				nc = u.NetConn()
+			}
 		}
 		if sw, ok := nc.(*switchConn); ok {
 			if err := sw.goRaw(); err != nil {
