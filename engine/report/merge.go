@@ -143,6 +143,7 @@ func (m *merger) start(r *Result) *Result {
 			if c.Stats != nil {
 				cs := *c.Stats
 				cs.FailureClasses = addClasses(nil, c.Stats.FailureClasses)
+				cs.Cache = addCache(nil, c.Stats.Cache)
 				s.Commands[j].Stats = &cs
 			}
 		}
@@ -154,6 +155,7 @@ func (m *merger) start(r *Result) *Result {
 		out.Lag = &lag
 	}
 	out.Availability = mergeAvailability(nil, r.Availability, 0)
+	out.Cache = addCache(nil, r.Cache)
 	m.acc = map[*Latency]*accum{}
 	m.forEachLatency(&out, r, m.take)
 	return &out
@@ -182,6 +184,7 @@ func (m *merger) add(out, r *Result) {
 	out.Config.Rate += r.Config.Rate
 	out.TPS += r.TPS
 	out.Counters.add(&r.Counters)
+	out.Cache = addCache(out.Cache, r.Cache)
 	out.CPU.UserS += r.CPU.UserS
 	out.CPU.SysS += r.CPU.SysS
 	out.Aborted += r.Aborted
@@ -237,6 +240,7 @@ func (m *merger) addScript(out, s *Script) {
 			o.Failures += cs.Failures
 			o.Retries += cs.Retries
 			o.FailureClasses = addClasses(o.FailureClasses, cs.FailureClasses)
+			o.Cache = addCache(o.Cache, cs.Cache)
 		}
 	}
 }
