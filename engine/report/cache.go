@@ -1,6 +1,8 @@
 package report
 
 import (
+	"math"
+
 	"github.com/gbench/gbench/engine/stats"
 )
 
@@ -45,3 +47,39 @@ func addCache(dst, src *Cache) *Cache {
 
 // HitRatio is hits over hits and misses, NaN when there were none.
 func (c *Cache) HitRatio() float64 { return pct(c.Hits, c.Hits+c.Misses) / 100 }
+
+// writeCache prints the \resp cache counters (--resp-stats), after
+// pgbench's lines: in total, then per \resp command under -r.
+func writeCache(w *writer, s *Summary) {
+	cfg := s.Config
+	if !s.RESPStats || !cfg.Program.HasRESP {
+		return
+	}
+	c, txns := &s.Result.Stats.Cache, s.Result.Stats.Total.Cnt
+	w.printf("resp keyspace hits = %d, misses = %d (hit ratio %s%%)\n", c.Hits, c.Misses, fmtPct(pct(c.Hits, c.Hits+c.Misses)))
+	w.printf("resp hash fields found = %d, missing = %d\n", c.FieldHits, c.FieldMisses)
+	w.printf("resp bytes sent = %d (%s per transaction), received = %d (%s per transaction)\n",
+		c.BytesSent, cfloat(perTxn(c.BytesSent, txns), 1), c.BytesRecv, cfloat(perTxn(c.BytesRecv, txns), 1))
+	if s.Result.Stats.Commands == nil {
+		return
+	}
+	w.printf("resp counters per command (hits, misses, fields found, fields missing, bytes sent, bytes received):\n")
+	for i, sc := range cfg.Program.Scripts {
+		for j, cmd := range sc.Commands {
+			if cmd.RESP == nil {
+				continue
+			}
+			cc := &s.Result.Stats.Commands[i][j].Cache
+			w.printf("   %10d %10d %10d %10d %12d %12d  %s\n", cc.Hits, cc.Misses, cc.FieldHits, cc.FieldMisses,
+				cc.BytesSent, cc.BytesRecv, cmd.FirstLine)
+		}
+	}
+}
+
+// perTxn is n per transaction, NaN with none.
+func perTxn(n, txns int64) float64 {
+	if txns == 0 {
+		return math.NaN()
+	}
+	return float64(n) / float64(txns)
+}
