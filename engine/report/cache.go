@@ -83,3 +83,17 @@ func perTxn(n, txns int64) float64 {
 	}
 	return float64(n) / float64(txns)
 }
+
+// cache checks a result's cache counters (nil: none).
+func (v *validator) cache(field string, c *Cache) {
+	if c == nil {
+		return
+	}
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{{"hits", c.Hits}, {"misses", c.Misses}, {"field_hits", c.FieldHits}, {"field_misses", c.FieldMisses},
+		{"bytes_sent", c.BytesSent}, {"bytes_received", c.BytesReceived}} {
+		v.count(field+"."+f.name, f.n)
+	}
+}

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gbench/gbench/engine/stats"
@@ -49,5 +51,23 @@ func TestMergeCache(t *testing.T) {
 	}
 	if m.Scripts[0].Commands[0].Stats.Cache != nil {
 		t.Error("a \\set command has cache counters")
+	}
+}
+
+// TestReadResultChecksCache: a negative cache counter is refused, naming
+// the field.
+func TestReadResultChecksCache(t *testing.T) {
+	r, err := NewResult(cacheSummary(t, 1, stats.Cache{Hits: 1}), Versions{Gbench: "0.1.0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Scripts[0].Commands[1].Stats.Cache.Misses = -1
+	var buf bytes.Buffer
+	if err := r.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadResult(&buf)
+	if err == nil || !strings.Contains(err.Error(), "scripts[0].commands[1].stats.cache.misses") {
+		t.Errorf("error %v, want it to name scripts[0].commands[1].stats.cache.misses", err)
 	}
 }
