@@ -1,100 +1,39 @@
 package resp
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
-// testPKI is a CA and certificates it signed, as PEM files in dir.
+// testPKI is a CA whose certificates are written as PEM files in dir.
 type testPKI struct {
-	dir     string
-	ca      *x509.Certificate
-	caKey   *ecdsa.PrivateKey
-	caFile  string
-	serial  int64
-	prefix  string // file name prefix
-	keyType string
+	*testsrv.CA
+	dir, name, caFile string
 }
 
 // newPKI makes a CA named name and writes it to dir/<name>-ca.pem.
 func newPKI(t *testing.T, dir, name string) *testPKI {
 	t.Helper()
-	p := &testPKI{dir: dir, prefix: name, serial: 1}
-	p.caKey = newKey(t)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: name + " test CA"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-		IsCA:         true,
-
-		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &p.caKey.PublicKey, p.caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.ca, err = x509.ParseCertificate(der); err != nil {
-		t.Fatal(err)
-	}
-	p.caFile = filepath.Join(dir, name+"-ca.pem")
-	writePEM(t, p.caFile, "CERTIFICATE", der)
-	return p
+	ca := testsrv.NewCA(t, name+" test CA")
+	return &testPKI{CA: ca, dir: dir, name: name, caFile: testsrv.WriteFile(t, dir, name+"-ca.pem", ca.Cert)}
 }
 
-func newKey(t *testing.T) *ecdsa.PrivateKey {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return key
-}
-
-// issue signs a certificate for cn (a server one for 127.0.0.1 and the
-// DNS names, or a client one) and returns the paths of it and its key.
+// issue writes a certificate for cn (a server one for 127.0.0.1 and the
+// DNS names when server is set) and its key, and returns their paths.
 func (p *testPKI) issue(t *testing.T, cn string, server bool, dns ...string) (cert, key string) {
 	t.Helper()
-	p.serial++
-	k := newKey(t)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(p.serial),
-		Subject:      pkix.Name{CommonName: cn},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
+	var hosts []string
 	if server {
-		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		tmpl.IPAddresses, tmpl.DNSNames = []net.IP{net.IPv4(127, 0, 0, 1)}, dns
+		hosts = append([]string{"127.0.0.1"}, dns...)
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.ca, &k.PublicKey, p.caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert = filepath.Join(p.dir, p.prefix+"-"+cn+".pem")
-	key = filepath.Join(p.dir, p.prefix+"-"+cn+"-key.pem")
-	writePEM(t, cert, "CERTIFICATE", der)
-	writePEM(t, key, "EC PRIVATE KEY", keyDER)
-	return cert, key
+	c, k := p.Issue(t, cn, hosts...)
+	return testsrv.WriteFile(t, p.dir, p.name+"-"+cn+".pem", c), testsrv.WriteFile(t, p.dir, p.name+"-"+cn+"-key.pem", k)
 }
 
 // mutualTLSRedis starts a redis-server that requires a client certificate
