@@ -2,6 +2,7 @@ package testsrv_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -10,8 +11,10 @@ import (
 )
 
 // TestStartCluster discovers the slot map of a new cluster with both
-// parsers: three masters cover the 16384 slots, each with a replica, and
-// the slots of keys agree with CLUSTER KEYSLOT.
+// parsers: three masters cover the 16384 slots, each with a replica; the
+// slots of keys agree with CLUSTER KEYSLOT, a node's MOVED names the
+// slot and the master the map gives, and the server refuses with
+// CROSSSLOT the keys SameSlot refuses.
 func TestStartCluster(t *testing.T) {
 	c := testsrv.StartCluster(t)
 	o, err := resp.ParseURL(c.URL())
@@ -40,6 +43,14 @@ func TestStartCluster(t *testing.T) {
 		}
 		checkCluster(t, c, q.cmd, m)
 	}
+	if _, _, err := cl.Call("CLUSTER", "SHARDS"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := resp.ParseClusterShards(cl.Reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRedirects(t, cl, m)
 	for _, key := range []string{"123456789", "{user1000}.following", "gbench:item:1", "foo{}{bar}"} {
 		want, err := c.Nodes[0].Do("CLUSTER", "KEYSLOT", key)
 		if err != nil {
@@ -49,6 +60,54 @@ func TestStartCluster(t *testing.T) {
 			t.Errorf("Slot(%q) = %d, CLUSTER KEYSLOT says %s", key, got, want)
 		}
 	}
+}
+
+// checkRedirects reads keys of every master's slots from the first node:
+// those it does not serve come back as MOVED to the master the map says;
+// MGET of keys in two slots is refused with CROSSSLOT, as SameSlot does.
+func checkRedirects(t *testing.T, cl *resp.Client, m resp.SlotMap) {
+	t.Helper()
+	moved := 0
+	for i := range 30 {
+		key := "gbench:item:" + strconv.Itoa(i)
+		vals, top := raw(t, cl, "GET", key)
+		v := vals[top]
+		if !v.IsError() {
+			continue
+		}
+		r, ok := resp.ParseRedirect(v.Bytes)
+		slot := resp.Slot([]byte(key))
+		if !ok || r.Ask || r.Slot != slot || r.Addr != m.Lookup(slot).Master.Addr {
+			t.Errorf("GET %s: %q, want MOVED %d %s", key, v.Bytes, slot, m.Lookup(slot).Master.Addr)
+		}
+		moved++
+	}
+	if moved == 0 {
+		t.Error("no key of 30 was on another node")
+	}
+	args := [][]byte{[]byte("MGET"), []byte("{a}1"), []byte("{b}1")}
+	keys, _ := resp.Keys(nil, args)
+	if _, err := resp.SameSlot(args, keys); err == nil {
+		t.Fatal("SameSlot takes {a}1 and {b}1")
+	}
+	vals, top := raw(t, cl, "MGET", "{a}1", "{b}1")
+	if class := resp.ErrorClass(vals[top].Bytes); !vals[top].IsError() || class != "CROSSSLOT" {
+		t.Errorf("MGET {a}1 {b}1: %q, want CROSSSLOT", vals[top].Bytes)
+	}
+}
+
+// raw sends a command and returns its reply, error replies included.
+func raw(t *testing.T, cl *resp.Client, args ...string) ([]resp.Value, int) {
+	t.Helper()
+	cl.Send(args...)
+	if err := cl.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	vals, top, err := cl.Reply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals, top
 }
 
 func checkCluster(t *testing.T, c *testsrv.Cluster, cmd string, m resp.SlotMap) {
