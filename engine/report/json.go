@@ -38,15 +38,15 @@ type Result struct {
 	Latency     Latency    `json:"latency"`
 	Lag         *Simple    `json:"lag,omitempty"`
 	CPU         CPU        `json:"cpu"`
+	// Cache counts the \resp commands' hits, misses and bytes; absent
+	// when the scripts have none.
+	Cache *Cache `json:"cache,omitempty"`
 	Scripts     []Script   `json:"scripts"`
 	Intervals   []Interval `json:"intervals,omitempty"`
 	Aborted     int        `json:"aborted_clients"`
 	Interrupted bool       `json:"interrupted"`
 	// Availability is what --reconnect saw of the server's outages.
 	Availability *Availability `json:"availability,omitempty"`
-	// Cache counts the \resp commands' hits, misses and bytes; absent
-	// when the scripts have none.
-	Cache *Cache `json:"cache,omitempty"`
 	// Context is who measured on what, against which servers; Activity
 	// what the servers did during the run (WAL, checkpoints, autovacuum);
 	// Warnings what of it could have disturbed the figures. A merge keeps

@@ -150,12 +150,12 @@ func (m *merger) start(r *Result) *Result {
 		out.Scripts[i] = s
 	}
 	out.Intervals = nil
+	out.Cache = addCache(nil, r.Cache)
 	if r.Lag != nil {
 		lag := *r.Lag
 		out.Lag = &lag
 	}
 	out.Availability = mergeAvailability(nil, r.Availability, 0)
-	out.Cache = addCache(nil, r.Cache)
 	m.acc = map[*Latency]*accum{}
 	m.forEachLatency(&out, r, m.take)
 	return &out
