@@ -38,9 +38,6 @@ type Result struct {
 	Latency     Latency    `json:"latency"`
 	Lag         *Simple    `json:"lag,omitempty"`
 	CPU         CPU        `json:"cpu"`
-	// Cache counts the \resp commands' hits, misses and bytes; absent
-	// when the scripts have none.
-	Cache *Cache `json:"cache,omitempty"`
 	Scripts     []Script   `json:"scripts"`
 	Intervals   []Interval `json:"intervals,omitempty"`
 	Aborted     int        `json:"aborted_clients"`
@@ -64,6 +61,9 @@ type Result struct {
 	// Warmup is what ran before the measurement (--warmup), discarded;
 	// absent without.
 	Warmup *Warmup `json:"warmup,omitempty"`
+	// Cache counts the \resp commands' hits, misses and bytes; absent
+	// when the scripts have none.
+	Cache *Cache `json:"cache,omitempty"`
 }
 
 // Versions are the programs that produced a result.
