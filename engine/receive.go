@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gbench/gbench/engine/driver"
+	"github.com/gbench/gbench/engine/stats"
 )
 
 // receive decodes the replies the client waits for. It reports true when
@@ -95,6 +96,11 @@ func (c *client) outcome(cn *conn) (aborted bool) {
 	idx := r.Tag
 	if idx < 0 {
 		idx = c.cmd
+	}
+	// issue 23: a \resp reply's cache counters (hits, misses, bytes).
+	if rc := &r.Cache; rc.Sent|rc.Received != 0 {
+		c.th.cur.AddCache(c.script, idx, &stats.Cache{Hits: int64(rc.Hits), Misses: int64(rc.Misses),
+			FieldHits: int64(rc.FieldHits), FieldMisses: int64(rc.FieldMisses), BytesSent: rc.Sent, BytesRecv: rc.Received})
 	}
 	if r.Lost && c.th.cfg.Reconnect.Enabled {
 		c.connLost(cn, r.Err.Error())

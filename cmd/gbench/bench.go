@@ -410,6 +410,7 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 	}
 	b.summary.FailuresDetailed = o.failuresDetailed
 	b.summary.Percentiles = b.percentiles
+	b.summary.RESPStats = o.respStats
 	b.summary.Layout = o.pgbenchOutput
 	if err := report.Text(env.Stdout, &b.summary); err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)

@@ -67,6 +67,7 @@ type options struct {
 
 	// gbench
 	resp        string
+	respStats   bool // --resp-stats
 	percentiles string
 	jsonOut     string
 	hdrLog      string
@@ -124,7 +125,7 @@ var benchOnly = map[string]bool{
 	"vacuum-all": true, "aggregate-interval": true, "failures-detailed": true,
 	"log-prefix": true, "max-tries": true, "progress-timestamp": true,
 	"random-seed": true, "sampling-rate": true, "verbose-errors": true,
-	"exit-on-abort": true, "resp": true, "percentiles": true, "json": true, "hdr-log": true,
+	"exit-on-abort": true, "resp": true, "resp-stats": true, "percentiles": true, "json": true, "hdr-log": true,
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
 	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
@@ -188,6 +189,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
 
 	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nredis-sentinel://host:port,.../MASTER, or a socket path")
+	fs.BoolVar(&o.respStats, "resp-stats", false, "print \\resp keyspace hits and misses, hash fields\nfound and missing, bytes sent and received\n(per command with -r)")
 	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum;\ndefault: 50,90,99,99.9,100; empty for none)")
 	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE\n(\"-\" for standard output)")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write an HdrHistogram interval log of latencies to FILE")

@@ -100,6 +100,7 @@ var helpSections = []struct {
 	}},
 	{"gbench options", []helpOption{
 		{name: "resp", arg: "URL"},
+		{name: "resp-stats"},
 		{name: "percentiles", arg: "LIST"},
 		{name: "latency-percentiles", arg: "LIST"},
 		{name: "pgbench-output", arg: "15|18"},

@@ -88,6 +88,19 @@ type Reply struct {
 	// PostgreSQL FATAL or PANIC error): nothing more will come, and the
 	// connection must be closed. Replies still pending are never answered.
 	Lost bool
+
+	// Cache counts what the reply says about a cache; only the RESP
+	// driver fills it, other drivers leave it zero.
+	Cache Cache
+}
+
+// Cache are a reply's cache counters: the keys a GET-like read found
+// and did not, the fields of a hash read likewise, and the bytes of the
+// request and of the reply on the wire.
+type Cache struct {
+	Hits, Misses           int32 // GET, GETEX, GETDEL: the reply; MGET: each element (nil: a miss)
+	FieldHits, FieldMisses int32 // HGET: the reply; HMGET: each element (nil: a missing field)
+	Sent, Received         int64 // bytes of the request and of the reply
 }
 
 // CommandError is an error of Encode reported as pgbench's commandFailed

@@ -66,6 +66,9 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 		descRate, descWorkers, descStart, descEnd, descInfo, descReconnects, descDown} {
 		ch <- d
 	}
+	for _, d := range cacheDescs {
+		ch <- d
+	}
 }
 
 // Collect reads the exporter's figures under its lock.
@@ -100,6 +103,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 			collectCommands(ch, s, e.total.Commands[i])
 		}
 	}
+	e.collectCache(ch)
 }
 
 func unix(t interface{ UnixNano() int64 }) float64 {

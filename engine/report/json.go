@@ -63,6 +63,9 @@ type Result struct {
 	// Warmup is what ran before the measurement (--warmup), discarded;
 	// absent without.
 	Warmup *Warmup `json:"warmup,omitempty"`
+	// Cache counts the \resp commands' hits, misses and bytes; absent
+	// when the scripts have none.
+	Cache *Cache `json:"cache,omitempty"`
 }
 
 // TPCC is the TPC-C-like mix's throughput: new-order transactions per
@@ -229,6 +232,8 @@ type CommandStats struct {
 	Retries        int64            `json:"retries"`
 	FailureClasses map[string]int64 `json:"failure_classes,omitempty"`
 	Latency        Latency          `json:"latency"`
+	// Cache is a \resp command's hits, misses and bytes.
+	Cache *Cache `json:"cache,omitempty"`
 }
 
 // Interval is one -P interval.
@@ -274,6 +279,9 @@ func NewResult(s *Summary, v Versions, intervals []Interval) (*Result, error) {
 	}
 	r.TPS = rate(r.Counters.Processed, r.Durations.BenchS)
 	r.CPU = newCPU(res.UserCPU.Seconds(), res.SysCPU.Seconds(), r.Counters)
+	if cfg.Program.HasRESP {
+		r.Cache = newCache(&res.Stats.Cache)
+	}
 	var err error
 	if r.Latency, err = newLatency(&res.Stats.Total.Latency, res.Stats.Total.Hist, s.Percentiles); err != nil {
 		return nil, err
@@ -332,6 +340,9 @@ func newScript(s *Summary, i int, sc *script.Script) (Script, error) {
 		if cmds := s.Result.Stats.Commands; cmds != nil {
 			cs := &cmds[i][j]
 			jc.Stats = &CommandStats{Failures: cs.Failures, Retries: cs.Retries, FailureClasses: cs.Classes}
+			if c.RESP != nil {
+				jc.Stats.Cache = newCache(&cs.Cache)
+			}
 			if jc.Stats.Latency, err = newLatency(&cs.Latency, cs.Hist, s.Percentiles); err != nil {
 				return js, err
 			}

@@ -144,12 +144,14 @@ func (m *merger) start(r *Result) *Result {
 			if c.Stats != nil {
 				cs := *c.Stats
 				cs.FailureClasses = addClasses(nil, c.Stats.FailureClasses)
+				cs.Cache = addCache(nil, c.Stats.Cache)
 				s.Commands[j].Stats = &cs
 			}
 		}
 		out.Scripts[i] = s
 	}
 	out.Intervals = nil
+	out.Cache = addCache(nil, r.Cache)
 	if r.Lag != nil {
 		lag := *r.Lag
 		out.Lag = &lag
@@ -187,6 +189,7 @@ func (m *merger) add(out, r *Result) {
 	out.Config.Rate += r.Config.Rate
 	out.TPS += r.TPS
 	out.Counters.add(&r.Counters)
+	out.Cache = addCache(out.Cache, r.Cache)
 	out.CPU.UserS += r.CPU.UserS
 	out.CPU.SysS += r.CPU.SysS
 	out.Aborted += r.Aborted
@@ -255,6 +258,7 @@ func (m *merger) addScript(out, s *Script) {
 			o.Failures += cs.Failures
 			o.Retries += cs.Retries
 			o.FailureClasses = addClasses(o.FailureClasses, cs.FailureClasses)
+			o.Cache = addCache(o.Cache, cs.Cache)
 		}
 	}
 }

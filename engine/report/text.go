@@ -27,6 +27,9 @@ type Summary struct {
 	FailuresDetailed bool
 	// Percentiles are printed after pgbench's lines (gbench's addition).
 	Percentiles []float64
+	// RESPStats prints the \resp cache counters after pgbench's lines
+	// (--resp-stats).
+	RESPStats bool
 	// Layout is the pgbench version whose summary layout Text follows:
 	// 15 (also for 0) or 18 (text18.go).
 	Layout int
@@ -91,6 +94,7 @@ func Text(out io.Writer, s *Summary) error {
 	writeScripts(w, s)
 	writePercentiles(w, s)
 	writeNOPM(w, s)
+	writeCache(w, s)
 	return w.err
 }
 

@@ -29,6 +29,7 @@ func text18(w *writer, s *Summary) {
 	writeScripts18(w, s)
 	writePercentiles(w, s)
 	writeNOPM(w, s)
+	writeCache(w, s)
 }
 
 // writeScripts18 prints pgbench 18's per-script sections and -r lines.

@@ -48,6 +48,7 @@ func (r *Result) validate() error {
 	v.counters("counters", &r.Counters)
 	v.latency("latency", &r.Latency, &r.Counters)
 	v.simple("lag", r.Lag)
+	v.cache("cache", r.Cache)
 	for i := range r.Scripts {
 		v.script(fmt.Sprintf("scripts[%d]", i), &r.Scripts[i])
 	}
@@ -186,5 +187,6 @@ func (v *validator) script(field string, s *Script) {
 			v.count(at+".failure_classes."+k, n)
 		}
 		v.latency(at+".latency", &cs.Latency, nil)
+		v.cache(at+".cache", cs.Cache)
 	}
 }

@@ -44,7 +44,7 @@ func dialServer(ctx context.Context, o Options) (net.Conn, error) {
 	}
 	if err := handshake(ctx, conn, o); err != nil {
 		conn.Close()
-		return nil, err
+		return nil, tlsRefusal(o, err)
 	}
 	return conn, nil
 }
@@ -88,6 +88,28 @@ func dialWith(ctx context.Context, o Options) (net.Conn, error) {
 	return tc, nil
 }
 
+// exchangeIOError marks a failure to write the setup commands or read
+// their replies, as opposed to a refusal in a reply.
+type exchangeIOError struct{ err error }
+
+func (e exchangeIOError) Error() string { return e.err.Error() }
+func (e exchangeIOError) Unwrap() error { return e.err }
+
+// tlsRefusal words an I/O failure of the first exchange over TLS: with
+// TLS 1.3 it is how a server refuses the client's certificate, or its
+// absence, after the client has finished its part of the handshake.
+func tlsRefusal(o Options, err error) error {
+	var ioe exchangeIOError
+	if o.TLS == nil || !errors.As(err, &ioe) {
+		return err
+	}
+	hint := ""
+	if len(o.TLS.Certificates) == 0 {
+		hint = " (a server with tls-auth-clients wants tls_cert and tls_key)"
+	}
+	return fmt.Errorf("redis TLS handshake with %s: the server refused the connection: %w%s", o.Redacted(), err, hint)
+}
+
 // handshakeCommands returns the setup commands for o, pipelined, and their
 // names for error messages.
 func handshakeCommands(o Options) ([]byte, []string) {
@@ -110,6 +132,12 @@ func handshakeCommands(o Options) ([]byte, []string) {
 	}
 	if o.DB != 0 {
 		b, names = AppendCommand(b, "SELECT", strconv.Itoa(o.DB)), append(names, "SELECT")
+	}
+	if len(names) == 0 && o.TLS != nil && o.Network == "tcp" {
+		// With TLS 1.3 a server refuses the client's certificate (or its
+		// absence) after the client has finished the handshake: one
+		// exchange makes Dial, not the run's first read, see the refusal.
+		b, names = AppendCommand(b, "PING"), append(names, "PING")
 	}
 	return b, names
 }
@@ -138,13 +166,13 @@ func handshake(ctx context.Context, conn net.Conn, o Options) error {
 
 func exchange(conn net.Conn, cmds []byte, names []string, password string) error {
 	if _, err := conn.Write(cmds); err != nil {
-		return fmt.Errorf("redis %s: %w", names[0], err)
+		return fmt.Errorf("redis %s: %w", names[0], exchangeIOError{err})
 	}
 	rr := replyReader{conn: conn}
 	for _, name := range names {
 		v, err := rr.next()
 		if err != nil {
-			return fmt.Errorf("redis %s: %w", name, err)
+			return fmt.Errorf("redis %s: %w", name, exchangeIOError{err})
 		}
 		if v.IsError() {
 			return fmt.Errorf("redis %s failed: %s", name, hide(string(v.Bytes), password))

@@ -32,6 +32,9 @@ func (p *urlParser) params(query string) error {
 }
 
 func (p *urlParser) param(key, val string) error {
+	if ok, err := p.tlsParam(key, val); ok {
+		return err
+	}
 	switch key {
 	case "db":
 		return p.db(val)
@@ -52,7 +55,8 @@ func (p *urlParser) param(key, val string) error {
 	}
 	return fmt.Errorf("unknown parameter %q (want db, user, password, protocol, "+
 		"dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, "+
-		"sentinel_user or sentinel_password)", key)
+		"tls_ca_cert, tls_ca_cert_dir, tls_cert, tls_key, tls_sni, tls_ciphers, "+
+		"tls_min_version, tls_max_version, sentinel_user or sentinel_password)", key)
 }
 
 // dialTimeout sets the connect timeout from dial_timeout or from

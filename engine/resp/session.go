@@ -22,6 +22,14 @@ import (
 // bulk and simple strings are text (read later like pgbench text: "42" is
 // an integer), nil is NULL, RESP3 booleans are booleans.
 //
+// Each reply carries its driver.Cache counters: the bytes of its request
+// and of itself on the wire, and hits and misses of GET, GETEX, GETDEL
+// (the reply) and MGET (each element; nil is a miss), which agree with the
+// server's keyspace_hits and keyspace_misses for string keys, and field
+// hits and misses of HGET and HMGET, whose nil replies and elements are
+// missing fields (or a missing hash), not keyspace misses. Error replies
+// count neither. The command is told by its name after substitution.
+//
 // A Session belongs to one client; it is not safe for concurrent use. It
 // allocates nothing in steady state.
 type Session struct {
@@ -36,8 +44,10 @@ type Session struct {
 
 // request is a command whose reply is awaited.
 type request struct {
-	cmd *script.Command
-	tag int
+	cmd  *script.Command
+	tag  int
+	sent int64    // bytes of the request
+	kind readKind // how the reply counts in driver.Cache
 }
 
 var _ driver.Driver = (*Session)(nil)
@@ -63,6 +73,7 @@ func (s *Session) Encode(out []byte, cmd *script.Command, tag int, vars *script.
 	if err != nil {
 		return out, &driver.CommandError{What: cmd.Name, Msg: "building the \\resp command failed", Err: err}
 	}
+	before := len(out)
 	out = AppendArrayHeader(out, len(s.ends))
 	start := 0
 	for _, end := range s.ends {
@@ -72,7 +83,11 @@ func (s *Session) Encode(out []byte, cmd *script.Command, tag int, vars *script.
 	if s.head == len(s.queue) {
 		s.queue, s.head = s.queue[:0], 0
 	}
-	s.queue = append(s.queue, request{cmd: cmd, tag: tag})
+	kind := readOther
+	if len(s.ends) > 0 {
+		kind = classify(s.args[:s.ends[0]])
+	}
+	s.queue = append(s.queue, request{cmd: cmd, tag: tag, sent: int64(len(out) - before), kind: kind})
 	return out, nil
 }
 
@@ -92,6 +107,8 @@ func (s *Session) Decode(in []byte, vars *script.Vars, rep *driver.Reply) (int, 
 	*rep = driver.Reply{Tag: req.tag}
 	vals := s.r.Values()
 	top := s.r.Top()
+	rep.Cache.Sent, rep.Cache.Received = req.sent, int64(n)
+	s.countReply(&rep.Cache, req.kind, vals, top)
 	switch {
 	case vals[top].IsError():
 		s.err.msg = append(s.err.msg[:0], vals[top].Bytes...)

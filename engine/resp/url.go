@@ -72,8 +72,20 @@ type Options struct {
 //	read_timeout=D            of seconds; 0 means none (defaults 5s and 3s)
 //	connect_timeout=D         dial_timeout under libpq's name (not both)
 //	insecure_skip_verify=true rediss only: do not verify the server certificate
+//	tls_ca_cert=FILE          rediss only: trust the CAs of this PEM file (redis-cli --cacert)
+//	tls_ca_cert_dir=DIR       rediss only: trust the CAs of the PEM files in DIR (--cacertdir)
+//	tls_cert=FILE             rediss only: client certificate, PEM (--cert); needs tls_key
+//	tls_key=FILE              rediss only: its private key, PEM (--key)
+//	tls_sni=NAME              rediss only: server name sent and verified (--sni)
+//	tls_ciphers=A:B           rediss only: TLS 1.2 suites, OpenSSL or IANA names (--tls-ciphers)
+//	tls_min_version=1.2|1.3   rediss only: lowest TLS version (default 1.2)
+//	tls_max_version=1.2|1.3   rediss only: highest TLS version (default 1.3)
 //	sentinel_user=NAME        redis-sentinel only: ACL user and password for the
 //	sentinel_password=PW      Sentinels (AUTH before SENTINEL get-master-addr-by-name)
+//
+// ParseURL reads the TLS files the parameters name; a file that is missing
+// or holds no certificate is an error naming the parameter and the file.
+// The CAs given replace the system's.
 //
 // Errors read `invalid redis URL "<url>": <problem>` with the password
 // replaced by "xxxxx", as are the values of unknown parameters. (A password
@@ -127,6 +139,7 @@ type urlParser struct {
 	o                     Options
 	dbSet, userSet, pwSet bool
 	dialSet, connectSet   bool // dial_timeout, connect_timeout given
+	tls                   tlsFiles
 }
 
 func (p *urlParser) parse(u urlParts) error {
@@ -151,7 +164,10 @@ func (p *urlParser) parse(u urlParts) error {
 	if err := p.userinfo(u); err != nil {
 		return err
 	}
-	return p.params(u.query)
+	if err := p.params(u.query); err != nil {
+		return err
+	}
+	return p.loadTLS()
 }
 
 func (p *urlParser) tcp(u urlParts) error {

@@ -174,7 +174,7 @@ func TestParseURLErrors(t *testing.T) {
 		{"redis://:s3cret@h?password=s3cret", `invalid redis URL "redis://:xxxxx@h?password=xxxxx": password given twice`},
 		{"redis://:s3%zzcret@h", `invalid redis URL "redis://:xxxxx@h": invalid percent-encoding in the password`},
 		{"redis://h?password=s3%zzcret", `invalid redis URL "redis://h?password=xxxxx": invalid percent-encoding in parameter "password"`},
-		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, sentinel_user or sentinel_password)`},
+		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, tls_ca_cert, tls_ca_cert_dir, tls_cert, tls_key, tls_sni, tls_ciphers, tls_min_version, tls_max_version, sentinel_user or sentinel_password)`},
 		{"redis://h?protocol=4", `invalid redis URL "redis://h?protocol=4": invalid protocol "4": want 2 or 3`},
 		{"redis://h?insecure_skip_verify=true", `invalid redis URL "redis://h?insecure_skip_verify=true": insecure_skip_verify needs a rediss:// URL`},
 		{"rediss://h?insecure_skip_verify=maybe", `invalid redis URL "rediss://h?insecure_skip_verify=maybe": invalid insecure_skip_verify "maybe": want true or false`},

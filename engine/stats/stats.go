@@ -232,6 +232,8 @@ type Cmd struct {
 	// Classes counts failures by error class (SQLSTATE, or the RESP error
 	// prefix such as WRONGTYPE).
 	Classes map[string]int64
+	// Cache counts the command's \resp hits, misses and bytes.
+	Cache Cache
 }
 
 // Merge adds o into c.
@@ -240,6 +242,7 @@ func (c *Cmd) Merge(o *Cmd) {
 	c.Hist.Merge(o.Hist)
 	c.Failures += o.Failures
 	c.Retries += o.Retries
+	c.Cache.Add(&o.Cache)
 	for k, v := range o.Classes {
 		if c.Classes == nil {
 			c.Classes = map[string]int64{}
@@ -259,6 +262,8 @@ type Block struct {
 	// Reconnects counts connections opened again after a lost one
 	// (--reconnect); ReconnectFailures the attempts that failed.
 	Reconnects, ReconnectFailures int64
+	// Cache counts the \resp hits, misses and bytes of all commands.
+	Cache Cache
 }
 
 // NewBlock returns an empty block for scripts with the given command
@@ -292,6 +297,7 @@ func (b *Block) Merge(o *Block) {
 	b.ConnTime += o.ConnTime
 	b.Reconnects += o.Reconnects
 	b.ReconnectFailures += o.ReconnectFailures
+	b.Cache.Add(&o.Cache)
 }
 
 // Reset empties b, keeping its histograms' memory.
@@ -307,6 +313,7 @@ func (b *Block) Reset() {
 	}
 	b.ConnTime = 0
 	b.Reconnects, b.ReconnectFailures = 0, 0
+	b.Cache = Cache{}
 }
 
 // Reset empties c, keeping its histogram's and classes' memory.
@@ -314,5 +321,6 @@ func (c *Cmd) Reset() {
 	c.Latency = Simple{}
 	c.Hist.Reset()
 	c.Failures, c.Retries = 0, 0
+	c.Cache = Cache{}
 	clear(c.Classes)
 }

@@ -16,6 +16,12 @@ type PGOptions struct {
 	// Settings are added to postgresql.conf (name to value, written as
 	// name = 'value'); replicas copy them.
 	Settings map[string]string
+	// Files are written into the data directory after initdb, mode 0600
+	// and owned by the server's user (name to contents), before the
+	// server starts: certificates and keys for ssl_cert_file,
+	// ssl_key_file and ssl_ca_file (relative paths are read from the data
+	// directory), or a pg_hba.conf that replaces initdb's.
+	Files map[string][]byte
 }
 
 // Postgres is a throwaway PostgreSQL server. Its methods fail the test on
@@ -70,8 +76,22 @@ func StartPostgres(t testing.TB, o PGOptions) *Postgres {
 		settings[k] = v
 	}
 	p.configure(settings)
+	p.writeFiles(o.Files)
 	p.Start()
 	return p
+}
+
+// writeFiles writes files into the data directory for the server's user.
+func (p *Postgres) writeFiles(files map[string][]byte) {
+	p.t.Helper()
+	for name, data := range files {
+		path := WriteFile(p.t, p.Data, name, data)
+		if p.cred != nil {
+			if err := os.Chown(path, int(p.cred.Uid), int(p.cred.Gid)); err != nil {
+				p.t.Fatal(err)
+			}
+		}
+	}
 }
 
 func newPostgres(t testing.TB, bin string, cred *credential) *Postgres {

@@ -19,6 +19,8 @@ import (
 type Redis struct {
 	// Port is the TCP port on 127.0.0.1.
 	Port int
+	// TLSPort is the TLS port on 127.0.0.1 of a StartRedisTLS server.
+	TLSPort int
 	// Log is the server log.
 	Log string
 
