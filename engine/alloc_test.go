@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/metrics"
+	"github.com/gbench/gbench/output/metrics"
 	"github.com/gbench/gbench/script"
 )
 

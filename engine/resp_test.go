@@ -12,7 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 )
 

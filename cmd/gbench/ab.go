@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/runenv"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/runenv"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
 

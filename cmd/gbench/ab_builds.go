@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 )
 
 // abBuilds are the two PostgreSQL builds an A/B series compares, each in

@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/fleet"
-	"github.com/gbench/gbench/engine/metrics"
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/runenv"
+	"github.com/gbench/gbench/output/metrics"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/fleet"
+	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
 )

@@ -5,9 +5,9 @@ import (
 	"io"
 	"slices"
 
-	"github.com/gbench/gbench/engine/gate"
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/gate"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 )
 
 // host is a load machine of its own: a network namespace joined to this

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/fleet"
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/fleet"
 )
 
 // runGbenchEnv runs gbench in-process with env as its whole environment.

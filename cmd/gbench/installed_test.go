@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/jackc/pgx/v5/pgconn"
 )

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/matrix"
-	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/matrix"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/spf13/pflag"
 )

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/workloads"
 )
 

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
 	"github.com/spf13/pflag"
 )
 

@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/run/matrix"
 	"github.com/gbench/gbench/workloads"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/runenv"
+	"github.com/gbench/gbench/run/runenv"
 )
 
 // probeTimeout bounds each Redis call of the context probes.

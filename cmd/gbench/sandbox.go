@@ -14,7 +14,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/spf13/pflag"
 )

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/sandbox"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/run/sandbox"
+	"github.com/gbench/gbench/run/series"
 )
 
 // startSeriesSandbox starts a throwaway PostgreSQL for the series tests,

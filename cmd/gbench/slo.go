@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
 
