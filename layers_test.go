@@ -21,6 +21,7 @@ var depth = map[string]int{
 	"internal/testsrv":           0, // test environment: servers, pgbench 15
 	"cmd/gbench/internal/libc":   0, // C's strtod, for cnum's tests
 	"engine/stats":               0, // histograms and counters
+	"engine/internal/netpoll":    0, // the network stack: epoll, io_uring, portable
 	"result/jsonfile":            0, // JSON decoding with positions
 	"result/gate":                0, // thresholds and verdicts
 	"output/chart":               0, // SVG charts

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 	"io"
 	"runtime"
 	"sync"
@@ -52,7 +53,7 @@ type Result struct {
 type run struct {
 	ctx       context.Context
 	cfg       *Config
-	net       network
+	net       netpoll.Network
 	transport Transport // the one net is
 	protos    []protocol
 	threads   []*thread
@@ -100,7 +101,7 @@ func (r *run) abort() {
 
 func (r *run) wakeAll() {
 	for _, t := range r.threads {
-		t.poll.wake()
+		t.poll.Wake()
 	}
 }
 
@@ -151,7 +152,7 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 
 // bench runs the threads and collects their results.
 func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
-	lock := r.net.lockThread()
+	lock := r.net.LockThread()
 	if prev := runtime.GOMAXPROCS(0); lock && len(r.threads)+1 > prev {
 		// Every loop keeps a P while it runs; others (signals, progress,
 		// the garbage collector) get one of their own.
@@ -381,7 +382,7 @@ func (r *run) setVars(clients []*client, defaultSeed int64) error {
 // choice, throttle and sampling sequences.
 func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, error) {
 	cfg := r.cfg
-	poll, err := r.net.newPoller(len(r.protos) * len(clients))
+	poll, err := r.net.NewPoller(len(r.protos) * len(clients))
 	if err != nil {
 		return nil, fmt.Errorf("creating the event loop: %w", err)
 	}
@@ -485,7 +486,7 @@ func (r *run) closeAll() {
 func (r *run) closePollers() {
 	for _, t := range r.threads {
 		if t.poll != nil {
-			t.poll.close()
+			t.poll.Close()
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"context"
@@ -17,45 +17,55 @@ import (
 // thread's clients queued during a turn of its loop, and a receive for
 // every connection that has read what it got, go to the kernel in the same
 // io_uring_enter that waits for the next replies. Where the epoll
-// transport makes a send, a read and a wait per transaction, this one
+// Stream makes a send, a read and a wait per transaction, this one
 // makes one enter per turn of the loop, however many transactions it
 // serves. TLS connections, which crypto/tls reads and writes itself, are
 // watched for readiness by the ring (multishot poll) and read and written
-// like the epoll transport's.
+// like the epoll Stream's.
 type uringNet struct{}
 
-func (uringNet) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	return epollNet{}.dial(ctx, network, addr)
+func (uringNet) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return epollNet{}.Dial(ctx, network, addr)
 }
 
-func (uringNet) take(c net.Conn) (transport, error) {
+func (uringNet) Take(c net.Conn) (Stream, error) {
 	if sw, ok := c.(*switchConn); ok {
 		if err := sw.goRaw(); err != nil {
 			return nil, err
 		}
 		return &ringTransport{sw: sw}, nil
 	}
-	return epollNet{}.take(c)
+	return epollNet{}.Take(c)
 }
 
-func (uringNet) newPoller(conns int) (poller, error) { return newRingPoller(conns) }
+func (uringNet) NewPoller(conns int) (Poller, error) { return newRingPoller(conns) }
 
-func (uringNet) lockThread() bool { return true }
+func (uringNet) LockThread() bool { return true }
 
-// uringNetwork returns the io_uring transport, or why this kernel refuses
+// Uring returns the io_uring Stream, or why this kernel refuses
 // it.
-func uringNetwork() (network, error) {
+func Uring() (Network, error) {
 	if err := uringAvailable(); err != nil {
 		return nil, fmt.Errorf("io_uring refused: %w", err)
 	}
 	return uringNet{}, nil
 }
 
-// uringAvailable is uringProbe; tests stand in a refusal.
+// uringAvailable is uringProbe; tests stand in a refusal (RefuseUring).
 var uringAvailable = uringProbe
 
+// RefuseUring makes io_uring look refused with err until the returned
+// function restores the probe: how auto behaves on a kernel or in a
+// container that refuses it. It is a seam for tests, which must not run
+// in parallel with others while it is in effect.
+func RefuseUring(err error) (restore func()) {
+	saved := uringAvailable
+	uringAvailable = func() error { return err }
+	return func() { uringAvailable = saved }
+}
+
 // uringProbe tells, once per process, whether this kernel sets up a ring
-// as the transport needs one, and if not, why.
+// as the Stream needs one, and if not, why.
 var uringProbe = sync.OnceValue(func() error {
 	if x := uint16(1); *(*byte)(unsafe.Pointer(&x)) != 1 {
 		// The binding lays out the kernel's structures for
@@ -66,7 +76,7 @@ var uringProbe = sync.OnceValue(func() error {
 	if err != nil {
 		return err
 	}
-	r.close()
+	r.Close()
 	return nil
 })
 
@@ -79,9 +89,9 @@ const rbufSize = 16 << 10
 type ringTransport struct {
 	sw  *switchConn
 	p   *ringPoller
-	tok token
+	tok Token
 
-	buf        []byte // single-shot receives land here (memory the poller mapped)
+	buf        []byte // single-shot receives land here (memory the Poller mapped)
 	lo, hi     int    // buf[lo:hi] is received and not yet read
 	got        []held // multishot: the provided buffers received, in order
 	recvPosted bool
@@ -93,7 +103,7 @@ type ringTransport struct {
 	next       []byte // bytes written while a send is in flight
 	werr       error
 
-	queued  bool // on the poller's list of work for the next enter
+	queued  bool // on the Poller's list of work for the next enter
 	removed bool
 }
 
@@ -104,9 +114,9 @@ type held struct {
 	off, n int
 }
 
-func (t *ringTransport) drains() bool { return true }
+func (t *ringTransport) Drains() bool { return true }
 
-func (t *ringTransport) read(p []byte) (int, error) {
+func (t *ringTransport) Read(p []byte) (int, error) {
 	if br := t.p.br; br != nil {
 		n := 0
 		for n < len(p) && len(t.got) > 0 {
@@ -124,7 +134,7 @@ func (t *ringTransport) read(p []byte) (int, error) {
 		if t.rerr != nil {
 			return 0, t.rerr
 		}
-		return 0, errAgain
+		return 0, ErrAgain
 	}
 	if t.lo < t.hi {
 		n := copy(p, t.buf[t.lo:t.hi])
@@ -138,10 +148,10 @@ func (t *ringTransport) read(p []byte) (int, error) {
 	if t.rerr != nil {
 		return 0, t.rerr
 	}
-	return 0, errAgain
+	return 0, ErrAgain
 }
 
-func (t *ringTransport) write(p []byte) (int, error) {
+func (t *ringTransport) Write(p []byte) (int, error) {
 	if t.werr != nil {
 		return 0, t.werr
 	}
@@ -152,7 +162,7 @@ func (t *ringTransport) write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *ringTransport) close() error { return t.sw.Close() }
+func (t *ringTransport) Close() error { return t.sw.Close() }
 
 // pollSlot is a connection the ring watches for readiness.
 type pollSlot struct {
@@ -168,10 +178,10 @@ type ringPoller struct {
 	mu sync.Mutex // guards adds from the connecting goroutines before the loop
 	r  *ring
 
-	rt    []*ringTransport // by token
-	polls []*pollSlot      // by token
+	rt    []*ringTransport // by Token
+	polls []*pollSlot      // by Token
 	work  []*ringTransport // transports with a send or a receive to post
-	pwork []token          // poll slots with a poll to post
+	pwork []Token          // poll slots with a poll to post
 
 	bufs     []byte           // every connection's receive buffer, mapped off the Go heap (single-shot receives)
 	br       *bufRing         // the provided buffers of multishot receives, when the kernel has them
@@ -182,12 +192,12 @@ type ringPoller struct {
 
 	wakeFD     *wakeFD
 	wakePosted bool
-	events     []event // what the current wait returns
-	later      []event // what completions reaped between waits (in remove) left for the next one
+	events     []Event // what the current wait returns
+	later      []Event // what completions reaped between waits (in remove) left for the next one
 	waiting    bool    // within wait: completions go to events, else to later
 }
 
-// user_data: the token in the high bits, the operation in the low byte.
+// user_data: the Token in the high bits, the operation in the low byte.
 const (
 	kRecv = iota + 1
 	kSend
@@ -197,19 +207,19 @@ const (
 	kCancel
 )
 
-func userData(tok token, kind uint8) uint64 { return uint64(tok)<<8 | uint64(kind) }
+func userData(tok Token, kind uint8) uint64 { return uint64(tok)<<8 | uint64(kind) }
 
 func newRingPoller(conns int) (*ringPoller, error) {
-	// The eventfd exists before any goroutine can wake the poller.
+	// The eventfd exists before any goroutine can wake the Poller.
 	w, err := newWakeFD()
 	if err != nil {
 		return nil, err
 	}
-	return &ringPoller{wakeFD: w, events: make([]event, 0, 2*conns+2),
+	return &ringPoller{wakeFD: w, events: make([]Event, 0, 2*conns+2),
 		rt: make([]*ringTransport, conns), polls: make([]*pollSlot, conns)}, nil
 }
 
-func (p *ringPoller) grow(tok token) {
+func (p *ringPoller) grow(tok Token) {
 	for int(tok) >= len(p.rt) {
 		p.rt = append(p.rt, nil)
 		p.polls = append(p.polls, nil)
@@ -244,7 +254,7 @@ func (p *ringPoller) setup() error {
 	if p.br == nil {
 		bufs, err := unix.Mmap(-1, 0, max(len(p.rt), 1)*rbufSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 		if err != nil {
-			r.close()
+			r.Close()
 			return err
 		}
 		p.bufs = bufs
@@ -261,7 +271,7 @@ func (p *ringPoller) setup() error {
 	return nil
 }
 
-func (p *ringPoller) add(tr transport, tok token) error {
+func (p *ringPoller) Add(tr Stream, tok Token) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.grow(tok)
@@ -279,14 +289,14 @@ func (p *ringPoller) add(tr transport, tok token) error {
 	}
 	fd := sockFD(tr)
 	if fd < 0 {
-		return fmt.Errorf("the io_uring transport cannot watch a %T", tr)
+		return fmt.Errorf("the io_uring Stream cannot watch a %T", tr)
 	}
 	p.polls[tok] = &pollSlot{fd: fd}
 	p.pwork = append(p.pwork, tok)
 	return nil
 }
 
-// queue puts a transport on the list of work for the next enter.
+// queue puts a Stream on the list of work for the next enter.
 func (p *ringPoller) queue(t *ringTransport) {
 	if !t.queued && !t.removed {
 		t.queued = true
@@ -308,7 +318,7 @@ func (p *ringPoller) sqe() (*sqe, error) {
 	}
 }
 
-// post fills the ring with the queued work: a transport's pending send,
+// post fills the ring with the queued work: a Stream's pending send,
 // and a receive when it has read everything it got.
 func (p *ringPoller) post() error {
 	// By index: completions reaped when the ring is full may queue more.
@@ -374,7 +384,7 @@ func (p *ringPoller) post() error {
 		if !s.inPosted {
 			// One-shot, armed again after each event: arming checks
 			// readiness, so the watch is level-triggered like the
-			// epoll transport's (crypto/tls may stop reading before
+			// epoll Stream's (crypto/tls may stop reading before
 			// the socket is empty).
 			if err := p.postPoll(s.fd, unix.POLLIN|unix.POLLRDHUP, 0, userData(tok, kPollIn)); err != nil {
 				return err
@@ -408,9 +418,9 @@ func (p *ringPoller) postPoll(fd int, events uint32, flags uint32, ud uint64) er
 	return nil
 }
 
-// wait submits the queued work and waits for completions, until deadline
+// Wait submits the queued work and waits for completions, until deadline
 // or for at most maxRawWait.
-func (p *ringPoller) wait(deadline, now int64) ([]event, error) {
+func (p *ringPoller) Wait(deadline, now int64) ([]Event, error) {
 	if p.r == nil {
 		if err := p.setup(); err != nil {
 			return nil, err
@@ -453,14 +463,14 @@ func (p *ringPoller) reapInto() {
 
 // complete applies one completion.
 func (p *ringPoller) complete(c *cqe) {
-	tok, kind := token(c.userData>>8), uint8(c.userData)
+	tok, kind := Token(c.userData>>8), uint8(c.userData)
 	more := c.flags&cqeFMore != 0
 	if !more && kind != kCancel {
 		p.inflight--
 	}
 	switch kind {
 	case kRecv:
-		t := p.transport(tok)
+		t := p.stream(tok)
 		if c.flags&cqeFBuffer != 0 {
 			// A multishot receive took a provided buffer.
 			bid := uint16(c.flags >> cqeBufferShift)
@@ -501,9 +511,9 @@ func (p *ringPoller) complete(c *cqe) {
 		default:
 			t.rerr = unix.Errno(-c.res)
 		}
-		p.emit(event{tok: tok, in: true})
+		p.emit(Event{Tok: tok, In: true})
 	case kSend:
-		t := p.transport(tok)
+		t := p.stream(tok)
 		if t == nil {
 			return
 		}
@@ -522,7 +532,7 @@ func (p *ringPoller) complete(c *cqe) {
 			if t.rerr == nil {
 				t.rerr = t.werr
 			}
-			p.emit(event{tok: tok, in: true})
+			p.emit(Event{Tok: tok, In: true})
 		}
 	case kPollIn, kPollOut:
 		s := p.poll(tok)
@@ -540,7 +550,7 @@ func (p *ringPoller) complete(c *cqe) {
 		if c.res < 0 && unix.Errno(-c.res) == unix.ECANCELED {
 			return
 		}
-		p.emit(event{tok: tok, in: kind == kPollIn, out: kind == kPollOut})
+		p.emit(Event{Tok: tok, In: kind == kPollIn, Out: kind == kPollOut})
 	case kWake:
 		if !more {
 			p.wakePosted = false
@@ -563,10 +573,10 @@ func (p *ringPoller) giveBack(bid uint16) {
 	}
 }
 
-// emit records an event for the current wait, or, reaped between waits,
+// emit records an Event for the current wait, or, reaped between waits,
 // for the next one: the loop may be going through the current wait's
 // events when a removal reaps more.
-func (p *ringPoller) emit(ev event) {
+func (p *ringPoller) emit(ev Event) {
 	if p.waiting {
 		p.events = append(p.events, ev)
 	} else {
@@ -574,24 +584,24 @@ func (p *ringPoller) emit(ev event) {
 	}
 }
 
-func (p *ringPoller) transport(tok token) *ringTransport {
+func (p *ringPoller) stream(tok Token) *ringTransport {
 	if int(tok) < len(p.rt) {
 		return p.rt[tok]
 	}
 	return nil
 }
 
-func (p *ringPoller) poll(tok token) *pollSlot {
+func (p *ringPoller) poll(tok Token) *pollSlot {
 	if int(tok) < len(p.polls) {
 		return p.polls[tok]
 	}
 	return nil
 }
 
-func (p *ringPoller) watchWrite(tr transport, tok token, on bool) error {
+func (p *ringPoller) WatchWrite(tr Stream, tok Token, on bool) error {
 	s := p.poll(tok)
 	if s == nil {
-		return nil // a ring transport's writes never wait
+		return nil // a ring Stream's writes never wait
 	}
 	s.wantOut = on
 	if on && !s.outPosted {
@@ -600,11 +610,11 @@ func (p *ringPoller) watchWrite(tr transport, tok token, on bool) error {
 	return nil
 }
 
-// remove cancels what the kernel holds for a connection and waits until it
+// Remove cancels what the kernel holds for a connection and waits until it
 // lets go: the buffers must not be written once the connection is gone.
-func (p *ringPoller) remove(tr transport) {
+func (p *ringPoller) Remove(tr Stream) {
 	var fd int
-	var tok token
+	var tok Token
 	var busy func() bool
 	if t, ok := tr.(*ringTransport); ok {
 		if t.p != p || t.removed {
@@ -624,13 +634,13 @@ func (p *ringPoller) remove(tr transport) {
 		}()
 	} else {
 		fd = sockFD(tr)
-		tok = ^token(0)
+		tok = ^Token(0)
 		for i, s := range p.polls {
 			if s != nil && s.fd == fd {
-				tok = token(i)
+				tok = Token(i)
 			}
 		}
-		if tok == ^token(0) {
+		if tok == ^Token(0) {
 			return
 		}
 		s := p.polls[tok]
@@ -658,17 +668,17 @@ func (p *ringPoller) remove(tr transport) {
 	}
 }
 
-// wake interrupts a wait; any goroutine may call it.
-func (p *ringPoller) wake() {
+// Wake interrupts a wait; any goroutine may call it.
+func (p *ringPoller) Wake() {
 	p.wakeFD.signal()
 }
 
-func (p *ringPoller) close() {
+func (p *ringPoller) Close() {
 	if p.r != nil {
-		p.r.close()
+		p.r.Close()
 		p.r = nil
 	}
-	p.wakeFD.close()
+	p.wakeFD.Close()
 	if p.inflight == 0 && !p.leaked {
 		if p.bufs != nil {
 			unix.Munmap(p.bufs)

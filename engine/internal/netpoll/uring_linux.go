@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A small io_uring binding: what the ring transport needs and no more. The
+// A small io_uring binding: what the ring Stream needs and no more. The
 // layouts and numbers are the kernel's (include/uapi/linux/io_uring.h).
 
 // uringParams is struct io_uring_params.
@@ -171,10 +171,10 @@ func setupRing(entries, flags uint32) (_ *ring, err error) {
 	r := &ring{fd: int(fd), flags: p.flags, features: p.features}
 	defer func() {
 		if err != nil {
-			r.close()
+			r.Close()
 		}
 	}()
-	// Without these the transport would need more machinery than it is
+	// Without these the Stream would need more machinery than it is
 	// worth: a single mapping (5.4), no lost completions (5.5) and waits
 	// with a timeout (5.11).
 	if need := uint32(featSingleMmap | featNoDrop | featExtArg); p.features&need != need {
@@ -374,7 +374,7 @@ func (r *ring) cqe(i uint32) *cqe { return &r.cqes[i&r.cqMask] }
 // release hands the completions before tail back to the kernel.
 func (r *ring) release(tail uint32) { atomic.StoreUint32(r.cqHead, tail) }
 
-func (r *ring) close() {
+func (r *ring) Close() {
 	if r.sqeMem != nil {
 		unix.Munmap(r.sqeMem)
 		r.sqeMem = nil

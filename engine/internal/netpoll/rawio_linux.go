@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"unsafe"
@@ -56,7 +56,7 @@ const maxRawWait = 10
 // epoll_pwait with EINTR (it is never restarted, whatever SA_RESTART says)
 // and the loop reaches a safe point at once; the runtime repeats the signal
 // until the goroutine stops, and should every signal land just before the
-// wait begins, the wait still ends within maxRawWait.
+// Wait begins, the wait still ends within maxRawWait.
 func rawEpollWait(epfd int, events []unix.EpollEvent, ms int) (int, error) {
 	if ms < 0 || ms > maxRawWait {
 		ms = maxRawWait

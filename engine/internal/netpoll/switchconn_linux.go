@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 )
 
 // switchConn is a net.Conn that reads and writes through Go's network
-// poller until goRaw, then through a duplicate of its socket without
+// Poller until goRaw, then through a duplicate of its socket without
 // blocking: a read with no data returns errWouldBlock, a temporary
 // net.Error, which crypto/tls passes up without breaking the connection.
 type switchConn struct {
@@ -31,7 +31,7 @@ func (wouldBlock) Temporary() bool { return true }
 
 var errWouldBlock net.Error = wouldBlock{}
 
-// goRaw takes the socket away from Go's poller: the engine keeps a
+// goRaw takes the socket away from Go's Poller: the engine keeps a
 // non-blocking duplicate and closes the original.
 func (s *switchConn) goRaw() error {
 	if s.fd >= 0 {

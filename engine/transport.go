@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 	"os"
 )
 
@@ -69,79 +67,21 @@ func TransportFromEnv(getenv func(string) string) (Transport, error) {
 	return t, nil
 }
 
-// errAgain means a non-blocking read or write would block.
-var errAgain = errors.New("would block")
-
-// transport is a connection's byte stream as a thread's loop drives it.
-// read never blocks: it returns errAgain when nothing is buffered. write
-// may send part of p and return errAgain; the loop then watches for
-// writability. Only the thread's goroutine calls them.
-type transport interface {
-	read(p []byte) (int, error)
-	write(p []byte) (int, error)
-	close() error
-	// drains reports whether reads must go on until errAgain: a transport
-	// that buffers internally (TLS, the portable reader) may hold data the
-	// poller will not report again.
-	drains() bool
-}
-
-// token identifies a client's connection in a poller's events.
-type token uint32
-
-// event is a connection's readiness.
-type event struct {
-	tok     token
-	in, out bool
-}
-
-// poller is a thread's wait for its connections' input, its next timer,
-// and wake-ups from other goroutines.
-type poller interface {
-	// add registers a connection's transport under tok.
-	add(tr transport, tok token) error
-	// remove unregisters it; it is called before the transport closes.
-	remove(tr transport)
-	// watchWrite starts or stops watching for writability.
-	watchWrite(tr transport, tok token, on bool) error
-	// wait blocks until an event, until deadline (on the thread clock,
-	// whose current time is now), or until wake. deadline < 0 means no
-	// deadline; deadline <= now does not block. The events are valid until
-	// the next call.
-	wait(deadline, now int64) ([]event, error)
-	// wake interrupts a wait; any goroutine may call it.
-	wake()
-	close()
-}
-
-// network is one way to drive sockets: how they are dialed, taken over
-// after the drivers' setup, and waited on.
-type network interface {
-	// dial opens the sockets drivers set up (TLS, authentication).
-	dial(ctx context.Context, network, addr string) (net.Conn, error)
-	// take turns a connected net.Conn into a transport; on failure the
-	// caller still owns c.
-	take(c net.Conn) (transport, error)
-	newPoller(conns int) (poller, error)
-	// lockThread reports whether a loop should keep its OS thread.
-	lockThread() bool
-}
-
 // networkFor returns the implementation of t on this platform, and the
 // transport it is.
-func networkFor(t Transport) (network, Transport, error) {
+func networkFor(t Transport) (netpoll.Network, Transport, error) {
 	t, _, err := ResolveTransport(t)
 	if err != nil {
 		return nil, 0, err
 	}
-	var n network
+	var n netpoll.Network
 	switch t {
 	case TransportUring:
-		n, err = uringNetwork()
+		n, err = netpoll.Uring()
 	case TransportEpoll:
-		n, err = epollNetwork()
+		n, err = netpoll.Epoll()
 	default:
-		n = portableNetwork{}
+		n = netpoll.Portable()
 	}
 	return n, t, err
 }
@@ -154,12 +94,12 @@ func networkFor(t Transport) (network, Transport, error) {
 func ResolveTransport(t Transport) (_ Transport, why string, err error) {
 	switch t {
 	case TransportUring:
-		if _, err := uringNetwork(); err != nil {
+		if _, err := netpoll.Uring(); err != nil {
 			return 0, "", err
 		}
 		return t, "", nil
 	case TransportEpoll:
-		if _, err := epollNetwork(); err != nil {
+		if _, err := netpoll.Epoll(); err != nil {
 			return 0, "", err
 		}
 		return t, "", nil
@@ -167,10 +107,10 @@ func ResolveTransport(t Transport) (_ Transport, why string, err error) {
 		return t, "", nil
 	}
 	uerr := error(nil)
-	if _, uerr = uringNetwork(); uerr == nil {
+	if _, uerr = netpoll.Uring(); uerr == nil {
 		return TransportUring, "", nil
 	}
-	if _, err := epollNetwork(); err == nil {
+	if _, err := netpoll.Epoll(); err == nil {
 		return TransportEpoll, uerr.Error(), nil
 	}
 	return TransportPortable, "", nil

@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"context"
@@ -18,9 +18,9 @@ import (
 // (under TLS too: crypto/tls then runs on top of the switched socket).
 type epollNet struct{}
 
-func epollNetwork() (network, error) { return epollNet{}, nil }
+func Epoll() (Network, error) { return epollNet{}, nil }
 
-func (epollNet) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+func (epollNet) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {
@@ -29,7 +29,7 @@ func (epollNet) dial(ctx context.Context, network, addr string) (net.Conn, error
 	return &switchConn{Conn: c, fd: -1}, nil
 }
 
-func (epollNet) take(c net.Conn) (transport, error) {
+func (epollNet) Take(c net.Conn) (Stream, error) {
 	switch v := c.(type) {
 	case *switchConn:
 		if err := v.goRaw(); err != nil {
@@ -48,36 +48,36 @@ func (epollNet) take(c net.Conn) (transport, error) {
 			return &tlsTransport{c: v, sw: sw}, nil
 		}
 	}
-	return nil, fmt.Errorf("the epoll transport cannot drive a %T connection that it did not dial", c)
+	return nil, fmt.Errorf("the epoll Stream cannot drive a %T connection that it did not dial", c)
 }
 
-func (epollNet) newPoller(conns int) (poller, error) { return newEpoller(conns) }
+func (epollNet) NewPoller(conns int) (Poller, error) { return newEpoller(conns) }
 
-// lockThread is true: a loop is one OS thread, as a pgbench thread is.
-func (epollNet) lockThread() bool { return true }
+// LockThread is true: a loop is one OS thread, as a pgbench thread is.
+func (epollNet) LockThread() bool { return true }
 
 // fdTransport is a non-blocking socket.
 type fdTransport struct{ sw *switchConn }
 
-func (t *fdTransport) drains() bool { return false }
+func (t *fdTransport) Drains() bool { return false }
 
-func (t *fdTransport) read(p []byte) (int, error) {
+func (t *fdTransport) Read(p []byte) (int, error) {
 	n, err := t.sw.readRaw(p)
 	if err == errWouldBlock {
-		return 0, errAgain
+		return 0, ErrAgain
 	}
 	return n, err
 }
 
-func (t *fdTransport) write(p []byte) (int, error) {
+func (t *fdTransport) Write(p []byte) (int, error) {
 	n, err := rawSend(t.sw.fd, p)
 	if err == unix.EAGAIN {
-		return 0, errAgain
+		return 0, ErrAgain
 	}
 	return n, err
 }
 
-func (t *fdTransport) close() error { return t.sw.Close() }
+func (t *fdTransport) Close() error { return t.sw.Close() }
 
 // tlsTransport drives a TLS connection over a switched socket.
 type tlsTransport struct {
@@ -85,28 +85,28 @@ type tlsTransport struct {
 	sw *switchConn
 }
 
-// read decrypts what is available; a TLS connection may hold decrypted
-// data or whole records after a read, so callers drain it until errAgain.
-func (t *tlsTransport) read(p []byte) (int, error) {
+// Read decrypts what is available; a TLS connection may hold decrypted
+// data or whole records after a read, so callers drain it until ErrAgain.
+func (t *tlsTransport) Read(p []byte) (int, error) {
 	n, err := t.c.Read(p)
 	switch {
 	case n > 0:
 		return n, nil
 	case err == errWouldBlock, err == nil:
-		return 0, errAgain
+		return 0, ErrAgain
 	}
 	return 0, err
 }
 
-// write writes whole TLS records: the switched socket waits for room.
-func (t *tlsTransport) write(p []byte) (int, error) { return t.c.Write(p) }
+// Write writes whole TLS records: the switched socket waits for room.
+func (t *tlsTransport) Write(p []byte) (int, error) { return t.c.Write(p) }
 
-func (t *tlsTransport) close() error { return t.sw.Close() }
+func (t *tlsTransport) Close() error { return t.sw.Close() }
 
-func (t *tlsTransport) drains() bool { return true }
+func (t *tlsTransport) Drains() bool { return true }
 
-// sockFD returns the socket a transport reads.
-func sockFD(tr transport) int {
+// sockFD returns the socket a Stream reads.
+func sockFD(tr Stream) int {
 	switch t := tr.(type) {
 	case *fdTransport:
 		return t.sw.fd
@@ -126,21 +126,21 @@ type epoller struct {
 	timeFD int
 	armed  int64 // the deadline timeFD is set for; -1 when none
 	raw    []unix.EpollEvent
-	events []event
+	events []Event
 }
 
 // Reserved tokens: client connections use small ones.
 const (
-	wakeToken  = token(^uint32(0))
+	wakeToken  = Token(^uint32(0))
 	timerToken = wakeToken - 1
 )
 
 func newEpoller(conns int) (_ *epoller, err error) {
 	p := &epoller{epfd: -1, timeFD: -1, armed: -1,
-		raw: make([]unix.EpollEvent, conns+2), events: make([]event, 0, conns+2)}
+		raw: make([]unix.EpollEvent, conns+2), events: make([]Event, 0, conns+2)}
 	defer func() {
 		if err != nil {
-			p.close()
+			p.Close()
 		}
 	}()
 	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
@@ -163,22 +163,22 @@ func newEpoller(conns int) (_ *epoller, err error) {
 	return p, nil
 }
 
-func (p *epoller) ctl(op, fd int, tok token, events uint32) error {
+func (p *epoller) ctl(op, fd int, tok Token, events uint32) error {
 	ev := unix.EpollEvent{Events: events, Fd: int32(tok)}
 	return unix.EpollCtl(p.epfd, op, fd, &ev)
 }
 
 const readEvents = unix.EPOLLIN | unix.EPOLLRDHUP
 
-func (p *epoller) add(tr transport, tok token) error {
+func (p *epoller) Add(tr Stream, tok Token) error {
 	return p.ctl(unix.EPOLL_CTL_ADD, sockFD(tr), tok, readEvents)
 }
 
-func (p *epoller) remove(tr transport) {
+func (p *epoller) Remove(tr Stream) {
 	_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, sockFD(tr), nil)
 }
 
-func (p *epoller) watchWrite(tr transport, tok token, on bool) error {
+func (p *epoller) WatchWrite(tr Stream, tok Token, on bool) error {
 	events := uint32(readEvents)
 	if on {
 		events |= unix.EPOLLOUT
@@ -186,9 +186,9 @@ func (p *epoller) watchWrite(tr transport, tok token, on bool) error {
 	return p.ctl(unix.EPOLL_CTL_MOD, sockFD(tr), tok, events)
 }
 
-// wait is a raw epoll_pwait (rawEpollWait says why that is both cheap
+// Wait is a raw epoll_pwait (rawEpollWait says why that is both cheap
 // and safe); a deadline is kept to the nanosecond by the timerfd.
-func (p *epoller) wait(deadline, now int64) ([]event, error) {
+func (p *epoller) Wait(deadline, now int64) ([]Event, error) {
 	ms := -1
 	switch {
 	case deadline >= 0 && deadline <= now:
@@ -209,16 +209,16 @@ func (p *epoller) wait(deadline, now int64) ([]event, error) {
 	p.events = p.events[:0]
 	for i := range p.raw[:n] {
 		ev := &p.raw[i]
-		switch tok := token(ev.Fd); tok {
+		switch tok := Token(ev.Fd); tok {
 		case wakeToken:
 			p.drainWake()
 		case timerToken:
 			p.armed = -1
 		default:
-			p.events = append(p.events, event{
-				tok: tok,
-				in:  ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0,
-				out: ev.Events&unix.EPOLLOUT != 0,
+			p.events = append(p.events, Event{
+				Tok: tok,
+				In:  ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0,
+				Out: ev.Events&unix.EPOLLOUT != 0,
 			})
 		}
 	}
@@ -231,7 +231,7 @@ func (p *epoller) arm(d time.Duration) error {
 	return unix.TimerfdSettime(p.timeFD, 0, &spec, nil)
 }
 
-func (p *epoller) wake() {
+func (p *epoller) Wake() {
 	p.wakeFD.signal()
 }
 
@@ -239,9 +239,9 @@ func (p *epoller) drainWake() {
 	p.wakeFD.drain()
 }
 
-func (p *epoller) close() {
+func (p *epoller) Close() {
 	if p.wakeFD != nil {
-		p.wakeFD.close()
+		p.wakeFD.Close()
 	}
 	for _, fd := range []int{p.timeFD, p.epfd} {
 		if fd >= 0 {

@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"context"
@@ -12,39 +12,39 @@ import (
 // portableNetwork drives connections through Go's own network poller, on
 // every platform. Each connection has a reader goroutine that blocks in
 // Read and appends what arrives to a buffer, then sends the connection's
-// token to its thread's loop over a channel; the loop copies the buffer
+// Token to its thread's loop over a channel; the loop copies the buffer
 // out without blocking. Writes go straight from the loop: a full socket
-// parks the loop's goroutine in Go's poller until the server reads, while
+// parks the loop's goroutine in Go's Poller until the server reads, while
 // the reader goroutine keeps draining the server's replies, so a pipeline
 // of any size cannot deadlock. The loop waits in a select on the channel,
 // a timer and a wake-up channel.
 type portableNetwork struct{}
 
-func (portableNetwork) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+func (portableNetwork) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	return d.DialContext(ctx, network, addr)
 }
 
-func (portableNetwork) take(c net.Conn) (transport, error) {
+func (portableNetwork) Take(c net.Conn) (Stream, error) {
 	return &goConn{c: c, done: make(chan struct{})}, nil
 }
 
-func (portableNetwork) newPoller(conns int) (poller, error) {
+func (portableNetwork) NewPoller(conns int) (Poller, error) {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	return &chanPoller{
-		// Each live connection has at most one token in flight; a closed
+		// Each live connection has at most one Token in flight; a closed
 		// one stops sending (see goConn.notify).
-		ready:  make(chan token, conns+1),
+		ready:  make(chan Token, conns+1),
 		wakeCh: make(chan struct{}, 1),
 		timer:  t,
 		armed:  -1,
 	}, nil
 }
 
-// lockThread is false: a loop that waits on channels is best left to Go's
+// LockThread is false: a loop that waits on channels is best left to Go's
 // scheduler.
-func (portableNetwork) lockThread() bool { return false }
+func (portableNetwork) LockThread() bool { return false }
 
 // goConn is a connection read by its own goroutine.
 type goConn struct {
@@ -54,17 +54,17 @@ type goConn struct {
 	buf []byte // received, not yet taken by the loop
 	err error  // the reader stopped on this error
 
-	// notified is set while a token is in flight, so that each connection
+	// notified is set while a Token is in flight, so that each connection
 	// has at most one in the channel.
 	notified atomic.Bool
-	ready    chan<- token
-	tok      token
+	ready    chan<- Token
+	tok      Token
 	done     chan struct{} // closed by close: the reader must not send
 	closed   bool
 }
 
 // start runs the reader; input is announced on ready.
-func (g *goConn) start(ready chan<- token, tok token) {
+func (g *goConn) start(ready chan<- Token, tok Token) {
 	g.ready, g.tok = ready, tok
 	go g.readLoop()
 }
@@ -96,9 +96,9 @@ func (g *goConn) notify() {
 	}
 }
 
-// read takes what the reader has buffered. The flag is cleared before the
-// buffer is looked at: input appended after that sends a new token.
-func (g *goConn) read(p []byte) (int, error) {
+// Read takes what the reader has buffered. The flag is cleared before the
+// buffer is looked at: input appended after that sends a new Token.
+func (g *goConn) Read(p []byte) (int, error) {
 	g.notified.Store(false)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -106,17 +106,17 @@ func (g *goConn) read(p []byte) (int, error) {
 		if g.err != nil {
 			return 0, g.err
 		}
-		return 0, errAgain
+		return 0, ErrAgain
 	}
 	n := copy(p, g.buf)
 	g.buf = g.buf[:copy(g.buf, g.buf[n:])]
 	return n, nil
 }
 
-// write sends all of p, parking the goroutine while the socket is full.
-func (g *goConn) write(p []byte) (int, error) { return g.c.Write(p) }
+// Write sends all of p, parking the goroutine while the socket is full.
+func (g *goConn) Write(p []byte) (int, error) { return g.c.Write(p) }
 
-func (g *goConn) close() error {
+func (g *goConn) Close() error {
 	if g.closed {
 		return nil
 	}
@@ -125,20 +125,20 @@ func (g *goConn) close() error {
 	return g.c.Close()
 }
 
-func (g *goConn) drains() bool { return true }
+func (g *goConn) Drains() bool { return true }
 
 // chanPoller waits for the tokens of connections with input.
 type chanPoller struct {
-	ready  chan token
+	ready  chan Token
 	wakeCh chan struct{}
 	timer  *time.Timer
 	armed  int64 // the deadline the timer is set for, -1 when stopped
-	events []event
+	events []Event
 }
 
-var errNotPortable = errors.New("the portable transport cannot drive this connection")
+var errNotPortable = errors.New("the portable Stream cannot drive this connection")
 
-func (p *chanPoller) add(tr transport, tok token) error {
+func (p *chanPoller) Add(tr Stream, tok Token) error {
 	g, ok := tr.(*goConn)
 	if !ok {
 		return errNotPortable
@@ -147,12 +147,12 @@ func (p *chanPoller) add(tr transport, tok token) error {
 	return nil
 }
 
-func (p *chanPoller) remove(transport) {}
+func (p *chanPoller) Remove(Stream) {}
 
-// watchWrite has nothing to do: writes complete before they return.
-func (p *chanPoller) watchWrite(transport, token, bool) error { return nil }
+// WatchWrite has nothing to do: writes complete before they return.
+func (p *chanPoller) WatchWrite(Stream, Token, bool) error { return nil }
 
-func (p *chanPoller) wait(deadline, now int64) ([]event, error) {
+func (p *chanPoller) Wait(deadline, now int64) ([]Event, error) {
 	p.events = p.events[:0]
 	switch {
 	case deadline >= 0 && deadline <= now:
@@ -192,15 +192,18 @@ func (p *chanPoller) wait(deadline, now int64) ([]event, error) {
 	return p.events, nil
 }
 
-func (p *chanPoller) push(tok token) {
-	p.events = append(p.events, event{tok: tok, in: true})
+func (p *chanPoller) push(tok Token) {
+	p.events = append(p.events, Event{Tok: tok, In: true})
 }
 
-func (p *chanPoller) wake() {
+func (p *chanPoller) Wake() {
 	select {
 	case p.wakeCh <- struct{}{}:
 	default:
 	}
 }
 
-func (p *chanPoller) close() { p.timer.Stop() }
+func (p *chanPoller) Close() { p.timer.Stop() }
+
+// Portable returns the portable network, which runs everywhere.
+func Portable() Network { return portableNetwork{} }

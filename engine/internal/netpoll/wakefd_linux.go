@@ -1,4 +1,4 @@
-package engine
+package netpoll
 
 import (
 	"sync"
@@ -7,7 +7,7 @@ import (
 )
 
 // wakeFD is a loop's eventfd for wake-ups. Any goroutine may signal it,
-// also while or after the poller closes (a run's cancellation can fire
+// also while or after the Poller closes (a run's cancellation can fire
 // as the run ends): once closed, signal does nothing, so a wake-up never
 // lands on a descriptor number the process has since reused.
 type wakeFD struct {
@@ -39,7 +39,7 @@ func (w *wakeFD) drain() {
 	_, _ = rawRead(w.fd, b[:])
 }
 
-func (w *wakeFD) close() {
+func (w *wakeFD) Close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.closed {
