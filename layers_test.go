@@ -55,6 +55,8 @@ var depth = map[string]int{
 //     only on gbench packages of a lower depth;
 //   - a package nested under another package is a part of it or below
 //     it, never a client of it: its depth is lower;
+//   - the engine depends on no driver (engine/pgsql, engine/resp): it
+//     knows them through engine/driver, and callers give it connectors;
 //   - pgx is imported only by engine/pgsql, and nothing that reads or
 //     renders a result without running one (result/..., output/chart,
 //     script, engine/driver, engine/stats) depends on pgx or the engine.
@@ -76,6 +78,13 @@ func TestLayers(t *testing.T) {
 		}
 		if parent := nestedUnder(p.rel); parent != "" && depth[parent] <= d {
 			t.Errorf("%s (depth %d) is nested under %s (depth %d): a nested package is below its parent", p.rel, d, parent, depth[parent])
+		}
+		if p.rel == "engine" {
+			for _, drv := range []string{"engine/pgsql", "engine/resp"} {
+				if slices.Contains(p.deps, drv) {
+					t.Errorf("engine depends on %s%s: it knows drivers only through engine/driver; callers give it connectors", drv, via(p, drv))
+				}
+			}
 		}
 		for _, imp := range p.imports {
 			if strings.HasPrefix(imp, "github.com/jackc/pgx/") && p.rel != "engine/pgsql" {

@@ -94,7 +94,7 @@ func runScript(t testing.TB, pg *pgsql.Config, text string, mode script.Mode, ed
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 5, MaxTries: 1,
-		Seed: 1, Scale: 1, SQL: pg, Stderr: &stderr, PerCommand: true}
+		Seed: 1, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr, PerCommand: true}
 	if edit != nil {
 		edit(cfg)
 	}
@@ -139,7 +139,7 @@ func TestRunSharesTotalTransactions(t *testing.T) {
 	}
 	sc, _ := script.Parse("t.sql", "SELECT 1;\n", 1)
 	prog, _ := script.Compile([]*script.Script{sc}, script.Simple, nil)
-	cfg := &engine.Config{Program: prog, Clients: 8, TotalTransactions: 5, SQL: pg}
+	cfg := &engine.Config{Program: prog, Clients: 8, TotalTransactions: 5, SQL: pgsql.Connector(pg)}
 	if _, err := engine.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "5 transactions cannot be shared by 8 clients") {
 		t.Errorf("5 transactions for 8 clients: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/script"
 )
 
@@ -103,7 +104,7 @@ func TestInterruptEndsWithPartialResults(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 3, Threads: 2, Duration: time.Minute, MaxTries: 1, Seed: 1,
-		Scale: 1, SQL: pg, Stderr: &stderr, Tick: 500 * time.Millisecond}
+		Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr, Tick: 500 * time.Millisecond}
 	var start time.Time
 	cfg.OnProgress = func(engine.Progress) {
 		if ctx.Err() == nil {
@@ -132,7 +133,7 @@ func TestHardStopAbortsClients(t *testing.T) {
 	hard := make(chan struct{})
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 1, Transactions: 1, MaxTries: 1, Seed: 1,
-		Scale: 1, SQL: pg, Stderr: &stderr, HardStop: hard}
+		Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr, HardStop: hard}
 	time.AfterFunc(300*time.Millisecond, func() { close(hard) })
 	start := time.Now()
 	res, err := engine.Run(context.Background(), cfg)

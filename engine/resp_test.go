@@ -11,20 +11,13 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 )
 
 // respConnector dials the test Redis.
-type respConnector struct{ o resp.Options }
-
-func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.Conn, error) {
-	o := r.o
-	o.DialFunc = dial
-	return resp.Dial(ctx, o)
-}
-
 // testRedis returns the test Redis options, or skips.
 func testRedis(t testing.TB) resp.Options {
 	t.Helper()
@@ -79,9 +72,9 @@ func runRESP(t testing.TB, text string, edit func(*engine.Config)) (*engine.Resu
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 10, MaxTries: 1,
-		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr, PerCommand: true}
+		Seed: 1, Scale: 1, RESP: resp.Connector(o), Stderr: &stderr, PerCommand: true}
 	if p.HasSQL {
-		cfg.SQL = testPG(t)
+		cfg.SQL = pgsql.Connector(testPG(t))
 	}
 	if edit != nil {
 		edit(cfg)
@@ -212,7 +205,7 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 3, Threads: 2, Duration: 30 * time.Second, MaxTries: 1,
-		Seed: 1, Scale: 1, RESP: respConnector{o}, Stderr: &stderr}
+		Seed: 1, Scale: 1, RESP: resp.Connector(o), Stderr: &stderr}
 	time.AfterFunc(500*time.Millisecond, func() {
 		if p, err := os.FindProcess(sb.RedisPID()); err == nil {
 			p.Kill()

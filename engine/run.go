@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/gbench/gbench/engine/internal/netpoll"
 	"io"
@@ -266,16 +265,10 @@ func (r *run) merge(res *Result) *stats.Block {
 // the sequences they would have in one process.
 func (r *run) setup() error {
 	cfg := r.cfg
-	if cfg.Clients < 1 {
-		return errors.New("no clients")
-	}
-	nthreads := min(max(cfg.Threads, 1), cfg.Clients)
-	if err := cfg.Shard.Check(nthreads); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if cfg.Transactions == 0 && cfg.TotalTransactions > 0 && cfg.TotalTransactions < int64(cfg.Clients) {
-		return fmt.Errorf("%d transactions cannot be shared by %d clients: each needs at least one", cfg.TotalTransactions, cfg.Clients)
-	}
+	nthreads := cfg.threads()
 	var err error
 	if r.net, r.transport, err = networkFor(cfg.Transport); err != nil {
 		return err

@@ -65,7 +65,7 @@ func TestStallShowsUnderOpenLoop(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Prepared, nil)
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 4, Threads: 2, Duration: 4 * time.Second, MaxTries: 1,
-		Rate: 200, Seed: 3, Scale: 1, SQL: pg, Stderr: &stderr}
+		Rate: 200, Seed: 3, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr}
 	time.AfterFunc(1500*time.Millisecond, func() {
 		pids := serverPIDs(sb.PostgresPID())
 		for _, pid := range pids {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -164,6 +163,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
+	if err := b.cfg.Validate(); err != nil {
+		return nil, err
+	}
 	from, to := cfg.Shard.Clients(cfg.Clients, min(max(cfg.Threads, 1), cfg.Clients))
 	if err := checkFileLimit((to - from) * connsPerClient(prog)); err != nil {
 		return nil, err
@@ -311,7 +313,7 @@ func (b *benchSetup) connectors(env *Env, o *options) error {
 			return err
 		}
 		b.pg = c
-		b.cfg.SQL = c
+		b.cfg.SQL = pgsql.Connector(c)
 	}
 	if p.HasRESP {
 		u := o.resp
@@ -325,21 +327,13 @@ func (b *benchSetup) connectors(env *Env, o *options) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		b.cfg.RESP = respConnector{ro}
+		b.cfg.RESP = resp.Connector(ro)
 		b.respOptions = ro
 	}
 	return nil
 }
 
 // respConnector dials Redis-protocol connections.
-type respConnector struct{ o resp.Options }
-
-func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.Conn, error) {
-	o := r.o
-	o.DialFunc = dial
-	return resp.Dial(ctx, o)
-}
-
 // signalContext is cancelled by the first interrupt (Ctrl-C or SIGTERM):
 // clients then start no new transaction, running ones finish, and the run
 // ends with a summary of what completed. The returned channel is closed by

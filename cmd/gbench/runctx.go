@@ -28,9 +28,10 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 			rc.Postgres, p.PG, p.VersionNum = desc, open, desc.VersionNum
 		}
 	}
-	if r, ok := b.cfg.RESP.(respConnector); ok {
+	if b.cfg.RESP != nil {
+		ro := b.respOptions
 		open := func(ctx context.Context) (*resp.Client, func(), error) {
-			c, err := resp.Dial(ctx, r.o)
+			c, err := resp.Dial(ctx, ro)
 			if err != nil {
 				return nil, nil, err
 			}

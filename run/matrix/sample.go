@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/result/schema"
 	"strconv"
 	"strings"
@@ -41,15 +43,15 @@ func (r *runner) engineConfig(sl *slot, d time.Duration, requests int64) (*engin
 	ps := r.byPath[p.Name]
 	if prog.HasSQL {
 		if w := newWarmSQL(ps.pg.pgCfg, prog, sl.keys); w != nil {
-			cfg.SQL = w
+			cfg.SQL = pgsql.Connector(w)
 		} else {
-			cfg.SQL = ps.pg.pgCfg
+			cfg.SQL = pgsql.Connector(ps.pg.pgCfg)
 		}
 	}
 	if prog.HasRESP {
-		cfg.RESP = respConnector{*ps.redis.respOpt}
+		cfg.RESP = resp.Connector(respConnector{*ps.redis.respOpt})
 	}
-	return cfg, nil
+	return cfg, cfg.Validate()
 }
 
 // runSample measures one sample.
@@ -107,10 +109,13 @@ func (r *runner) reset(ctx context.Context, p *Path) error {
 	cfg := &engine.Config{Program: prog, Clients: 1, Threads: 1, Transactions: 1, MaxTries: 1, Scale: 1, Transport: r.cfg.Transport,
 		Defines: []engine.Define{{Name: "items", Value: strconv.Itoa(r.data.Items)}}}
 	if prog.HasSQL {
-		cfg.SQL = ps.pg.pgCfg
+		cfg.SQL = pgsql.Connector(ps.pg.pgCfg)
 	}
 	if prog.HasRESP {
-		cfg.RESP = respConnector{*ps.redis.respOpt}
+		cfg.RESP = resp.Connector(respConnector{*ps.redis.respOpt})
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
 	}
 	var errOut capture
 	cfg.Stderr = &errOut
