@@ -17,15 +17,16 @@ import (
 // from this table fails the test: a new package gets a place on purpose.
 var depth = map[string]int{
 	// Leaves: no other gbench package.
-	"script/internal/pgbenchref": 0, // pgbench's own behaviour, for script's tests
-	"internal/testsrv":           0, // test environment: servers, pgbench 15
-	"cmd/gbench/internal/libc":   0, // C's strtod, for cnum's tests
-	"engine/stats":               0, // histograms and counters
-	"engine/internal/netpoll":    0, // the network stack: epoll, io_uring, portable
-	"result/jsonfile":            0, // JSON decoding with positions
-	"result/gate":                0, // thresholds and verdicts
-	"output/chart":               0, // SVG charts
-	"run/fleet":                  0, // fleet plans and merges (pure)
+	"script/internal/pgbenchref":    0, // pgbench's own behaviour, for script's tests
+	"internal/testsrv":              0, // test environment: servers, pgbench 15
+	"cmd/gbench/internal/libc":      0, // C's strtod, for cnum's tests
+	"engine/stats":                  0, // histograms and counters
+	"engine/internal/netpoll/uring": 0, // the io_uring binding (Linux)
+	"engine/internal/netpoll":       1, // the network stack: epoll, io_uring, portable
+	"result/jsonfile":               0, // JSON decoding with positions
+	"result/gate":                   0, // thresholds and verdicts
+	"output/chart":                  0, // SVG charts
+	"run/fleet":                     0, // fleet plans and merges (pure)
 
 	"script":        1, // the script language
 	"result/schema": 1, // the JSON result schema: no engine, no pgx

@@ -48,7 +48,7 @@ func (epollNet) Take(c net.Conn) (Stream, error) {
 			return &tlsTransport{c: v, sw: sw}, nil
 		}
 	}
-	return nil, fmt.Errorf("the epoll Stream cannot drive a %T connection that it did not dial", c)
+	return nil, fmt.Errorf("the epoll transport cannot drive a %T connection that it did not dial", c)
 }
 
 func (epollNet) NewPoller(conns int) (Poller, error) { return newEpoller(conns) }

@@ -136,7 +136,7 @@ type chanPoller struct {
 	events []Event
 }
 
-var errNotPortable = errors.New("the portable Stream cannot drive this connection")
+var errNotPortable = errors.New("the portable transport cannot drive this connection")
 
 func (p *chanPoller) Add(tr Stream, tok Token) error {
 	g, ok := tr.(*goConn)

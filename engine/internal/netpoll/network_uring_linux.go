@@ -11,17 +11,19 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gbench/gbench/engine/internal/netpoll/uring"
 )
 
 // uringNet drives a thread's sockets through one io_uring: every send the
 // thread's clients queued during a turn of its loop, and a receive for
 // every connection that has read what it got, go to the kernel in the same
 // io_uring_enter that waits for the next replies. Where the epoll
-// Stream makes a send, a read and a wait per transaction, this one
+// transport makes a send, a read and a wait per transaction, this one
 // makes one enter per turn of the loop, however many transactions it
 // serves. TLS connections, which crypto/tls reads and writes itself, are
 // watched for readiness by the ring (multishot poll) and read and written
-// like the epoll Stream's.
+// like the epoll transport's.
 type uringNet struct{}
 
 func (uringNet) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -42,7 +44,7 @@ func (uringNet) NewPoller(conns int) (Poller, error) { return newRingPoller(conn
 
 func (uringNet) LockThread() bool { return true }
 
-// Uring returns the io_uring Stream, or why this kernel refuses
+// Uring returns the io_uring transport, or why this kernel refuses
 // it.
 func Uring() (Network, error) {
 	if err := uringAvailable(); err != nil {
@@ -65,14 +67,14 @@ func RefuseUring(err error) (restore func()) {
 }
 
 // uringProbe tells, once per process, whether this kernel sets up a ring
-// as the Stream needs one, and if not, why.
+// as the transport needs one, and if not, why.
 var uringProbe = sync.OnceValue(func() error {
 	if x := uint16(1); *(*byte)(unsafe.Pointer(&x)) != 1 {
 		// The binding lays out the kernel's structures for
 		// little-endian machines (poll masks are swapped on others).
 		return errors.New("not implemented on big-endian machines")
 	}
-	r, err := newRing(8)
+	r, err := uring.New(8)
 	if err != nil {
 		return err
 	}
@@ -121,7 +123,7 @@ func (t *ringTransport) Read(p []byte) (int, error) {
 		n := 0
 		for n < len(p) && len(t.got) > 0 {
 			h := &t.got[0]
-			c := copy(p[n:], br.buf(h.bid)[h.off:h.n])
+			c := copy(p[n:], br.Buf(h.bid)[h.off:h.n])
 			n += c
 			if h.off += c; h.off == h.n {
 				t.p.giveBack(h.bid)
@@ -176,7 +178,7 @@ type pollSlot struct {
 // (SINGLE_ISSUER); connections added before are posted then.
 type ringPoller struct {
 	mu sync.Mutex // guards adds from the connecting goroutines before the loop
-	r  *ring
+	r  *uring.Ring
 
 	rt    []*ringTransport // by Token
 	polls []*pollSlot      // by Token
@@ -184,7 +186,7 @@ type ringPoller struct {
 	pwork []Token          // poll slots with a poll to post
 
 	bufs     []byte           // every connection's receive buffer, mapped off the Go heap (single-shot receives)
-	br       *bufRing         // the provided buffers of multishot receives, when the kernel has them
+	br       *uring.BufRing   // the provided buffers of multishot receives, when the kernel has them
 	brFree   int              // buffers in br the kernel may take
 	starved  []*ringTransport // transports whose multishot receive ended for want of a buffer
 	inflight int              // operations the kernel holds
@@ -234,12 +236,12 @@ func (p *ringPoller) setup() error {
 	for entries < uint32(2*len(p.rt)+8) && entries < 4096 {
 		entries *= 2
 	}
-	r, err := newRing(entries)
+	r, err := uring.New(entries)
 	if err != nil {
 		return fmt.Errorf("io_uring: %w", err)
 	}
-	r.registerFD()
-	if r.deferred() {
+	r.RegisterFD()
+	if r.Deferred() {
 		// Linux 6.1 and later: one multishot receive per connection,
 		// armed once, into buffers the kernel takes from a shared ring.
 		// Two per connection leave room for replies larger than one.
@@ -247,7 +249,7 @@ func (p *ringPoller) setup() error {
 		for n < 2*len(p.rt) && n < 1<<15 {
 			n *= 2
 		}
-		if br, err := r.newBufRing(n, rbufSize); err == nil {
+		if br, err := r.NewBufRing(n, rbufSize); err == nil {
 			p.br, p.brFree = br, n
 		}
 	}
@@ -289,7 +291,7 @@ func (p *ringPoller) Add(tr Stream, tok Token) error {
 	}
 	fd := sockFD(tr)
 	if fd < 0 {
-		return fmt.Errorf("the io_uring Stream cannot watch a %T", tr)
+		return fmt.Errorf("the io_uring transport cannot watch a %T", tr)
 	}
 	p.polls[tok] = &pollSlot{fd: fd}
 	p.pwork = append(p.pwork, tok)
@@ -306,12 +308,12 @@ func (p *ringPoller) queue(t *ringTransport) {
 
 // sqe returns a free submission entry, submitting what is queued when the
 // ring is full.
-func (p *ringPoller) sqe() (*sqe, error) {
+func (p *ringPoller) sqe() (*uring.SQE, error) {
 	for {
-		if e := p.r.next(); e != nil {
+		if e := p.r.Next(); e != nil {
 			return e, nil
 		}
-		if err := p.r.enter(false, 0); err != nil {
+		if err := p.r.Enter(false, 0); err != nil {
 			return nil, err
 		}
 		p.reapInto() // completions may be what frees the ring
@@ -338,10 +340,10 @@ func (p *ringPoller) post() error {
 				return err
 			}
 			rest := t.sending[t.sent:]
-			e.opcode, e.fd = opSend, int32(t.sw.fd)
-			e.addr, e.len = uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
-			e.opFlags = unix.MSG_NOSIGNAL
-			e.userData = userData(t.tok, kSend)
+			e.Opcode, e.FD = uring.OpSend, int32(t.sw.fd)
+			e.Addr, e.Len = uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
+			e.OpFlags = unix.MSG_NOSIGNAL
+			e.UserData = userData(t.tok, kSend)
 			t.sendPosted = true
 			p.inflight++
 		}
@@ -350,9 +352,9 @@ func (p *ringPoller) post() error {
 			if err != nil {
 				return err
 			}
-			e.opcode, e.fd, e.flags = opRecv, int32(t.sw.fd), sqeBufferSelect
-			e.ioprio = recvMultishot | recvsendPollFirst
-			e.userData = userData(t.tok, kRecv)
+			e.Opcode, e.FD, e.Flags = uring.OpRecv, int32(t.sw.fd), uring.SqeBufferSelect
+			e.Ioprio = uring.RecvMultishot | uring.RecvsendPollFirst
+			e.UserData = userData(t.tok, kRecv)
 			t.recvPosted = true
 			p.inflight++
 		}
@@ -361,15 +363,15 @@ func (p *ringPoller) post() error {
 			if err != nil {
 				return err
 			}
-			e.opcode, e.fd = opRecv, int32(t.sw.fd)
-			if p.r.deferred() {
+			e.Opcode, e.FD = uring.OpRecv, int32(t.sw.fd)
+			if p.r.Deferred() {
 				// Linux 6.1 and later (POLL_FIRST is 5.19): the reply
 				// follows the request just sent, so rather than try
 				// first and fail, wait for it at once.
-				e.ioprio = recvsendPollFirst
+				e.Ioprio = uring.RecvsendPollFirst
 			}
-			e.addr, e.len = uint64(uintptr(unsafe.Pointer(&t.buf[0]))), uint32(len(t.buf))
-			e.userData = userData(t.tok, kRecv)
+			e.Addr, e.Len = uint64(uintptr(unsafe.Pointer(&t.buf[0]))), uint32(len(t.buf))
+			e.UserData = userData(t.tok, kRecv)
 			t.recvPosted = true
 			p.inflight++
 		}
@@ -384,7 +386,7 @@ func (p *ringPoller) post() error {
 		if !s.inPosted {
 			// One-shot, armed again after each event: arming checks
 			// readiness, so the watch is level-triggered like the
-			// epoll Stream's (crypto/tls may stop reading before
+			// epoll transport's (crypto/tls may stop reading before
 			// the socket is empty).
 			if err := p.postPoll(s.fd, unix.POLLIN|unix.POLLRDHUP, 0, userData(tok, kPollIn)); err != nil {
 				return err
@@ -400,7 +402,7 @@ func (p *ringPoller) post() error {
 	}
 	p.pwork = p.pwork[:0]
 	if !p.wakePosted {
-		if err := p.postPoll(p.wakeFD.fd, unix.POLLIN, pollAddMulti, userData(0, kWake)); err != nil {
+		if err := p.postPoll(p.wakeFD.fd, unix.POLLIN, uring.PollAddMulti, userData(0, kWake)); err != nil {
 			return err
 		}
 		p.wakePosted = true
@@ -413,7 +415,7 @@ func (p *ringPoller) postPoll(fd int, events uint32, flags uint32, ud uint64) er
 	if err != nil {
 		return err
 	}
-	e.opcode, e.fd, e.len, e.opFlags, e.userData = opPollAdd, int32(fd), flags, events, ud
+	e.Opcode, e.FD, e.Len, e.OpFlags, e.UserData = uring.OpPollAdd, int32(fd), flags, events, ud
 	p.inflight++
 	return nil
 }
@@ -440,7 +442,7 @@ func (p *ringPoller) Wait(deadline, now int64) ([]Event, error) {
 	if len(p.events) > 0 {
 		timeout = 0 // events are there already: only collect more
 	}
-	if err := p.r.enter(timeout > 0, timeout); err != nil {
+	if err := p.r.Enter(timeout > 0, timeout); err != nil {
 		return nil, fmt.Errorf("io_uring_enter: %w", err)
 	}
 	p.reapInto()
@@ -450,35 +452,35 @@ func (p *ringPoller) Wait(deadline, now int64) ([]Event, error) {
 // reapInto takes the completions, turning them into events.
 func (p *ringPoller) reapInto() {
 	for {
-		head, tail := p.r.completions()
+		head, tail := p.r.Completions()
 		if head == tail {
 			return
 		}
 		for i := head; i != tail; i++ {
-			p.complete(p.r.cqe(i))
+			p.complete(p.r.CQE(i))
 		}
-		p.r.release(tail)
+		p.r.Release(tail)
 	}
 }
 
 // complete applies one completion.
-func (p *ringPoller) complete(c *cqe) {
-	tok, kind := Token(c.userData>>8), uint8(c.userData)
-	more := c.flags&cqeFMore != 0
+func (p *ringPoller) complete(c *uring.CQE) {
+	tok, kind := Token(c.UserData>>8), uint8(c.UserData)
+	more := c.Flags&uring.CqeFMore != 0
 	if !more && kind != kCancel {
 		p.inflight--
 	}
 	switch kind {
 	case kRecv:
 		t := p.stream(tok)
-		if c.flags&cqeFBuffer != 0 {
+		if c.Flags&uring.CqeFBuffer != 0 {
 			// A multishot receive took a provided buffer.
-			bid := uint16(c.flags >> cqeBufferShift)
+			bid := uint16(c.Flags >> uring.CqeBufferShift)
 			p.brFree--
-			if t == nil || t.removed || c.res <= 0 {
+			if t == nil || t.removed || c.Res <= 0 {
 				p.giveBack(bid)
 			} else {
-				t.got = append(t.got, held{bid: bid, n: int(c.res)})
+				t.got = append(t.got, held{bid: bid, n: int(c.Res)})
 			}
 		}
 		if t == nil {
@@ -488,13 +490,13 @@ func (p *ringPoller) complete(c *cqe) {
 			t.recvPosted = false
 		}
 		switch {
-		case c.res > 0:
+		case c.Res > 0:
 			if p.br == nil {
-				t.lo, t.hi = 0, int(c.res)
+				t.lo, t.hi = 0, int(c.Res)
 			}
-		case c.res == 0:
+		case c.Res == 0:
 			t.rerr = io.EOF
-		case unix.Errno(-c.res) == unix.ENOBUFS && p.br != nil:
+		case unix.Errno(-c.Res) == unix.ENOBUFS && p.br != nil:
 			// Every buffer is waiting to be read: arm again once one
 			// is given back.
 			if p.brFree > 0 {
@@ -503,13 +505,13 @@ func (p *ringPoller) complete(c *cqe) {
 				p.starved = append(p.starved, t)
 			}
 			return
-		case unix.Errno(-c.res) == unix.EAGAIN || unix.Errno(-c.res) == unix.EINTR:
+		case unix.Errno(-c.Res) == unix.EAGAIN || unix.Errno(-c.Res) == unix.EINTR:
 			p.queue(t)
 			return
-		case unix.Errno(-c.res) == unix.ECANCELED && t.removed:
+		case unix.Errno(-c.Res) == unix.ECANCELED && t.removed:
 			return
 		default:
-			t.rerr = unix.Errno(-c.res)
+			t.rerr = unix.Errno(-c.Res)
 		}
 		p.emit(Event{Tok: tok, In: true})
 	case kSend:
@@ -519,16 +521,16 @@ func (p *ringPoller) complete(c *cqe) {
 		}
 		t.sendPosted = false
 		switch {
-		case c.res >= 0:
-			t.sent += int(c.res)
+		case c.Res >= 0:
+			t.sent += int(c.Res)
 			if t.sent < len(t.sending) || len(t.next) > 0 {
 				p.queue(t)
 			}
-		case unix.Errno(-c.res) == unix.EAGAIN || unix.Errno(-c.res) == unix.EINTR:
+		case unix.Errno(-c.Res) == unix.EAGAIN || unix.Errno(-c.Res) == unix.EINTR:
 			p.queue(t)
 		case t.removed:
 		default:
-			t.werr = unix.Errno(-c.res)
+			t.werr = unix.Errno(-c.Res)
 			if t.rerr == nil {
 				t.rerr = t.werr
 			}
@@ -547,7 +549,7 @@ func (p *ringPoller) complete(c *cqe) {
 		} else {
 			s.outPosted = false
 		}
-		if c.res < 0 && unix.Errno(-c.res) == unix.ECANCELED {
+		if c.Res < 0 && unix.Errno(-c.Res) == unix.ECANCELED {
 			return
 		}
 		p.emit(Event{Tok: tok, In: kind == kPollIn, Out: kind == kPollOut})
@@ -562,8 +564,8 @@ func (p *ringPoller) complete(c *cqe) {
 // giveBack returns a provided buffer to the kernel, and rearms the
 // receives that ended for want of one.
 func (p *ringPoller) giveBack(bid uint16) {
-	p.br.put(bid)
-	p.br.publish()
+	p.br.Put(bid)
+	p.br.Publish()
 	p.brFree++
 	if len(p.starved) > 0 {
 		for _, t := range p.starved {
@@ -601,7 +603,7 @@ func (p *ringPoller) poll(tok Token) *pollSlot {
 func (p *ringPoller) WatchWrite(tr Stream, tok Token, on bool) error {
 	s := p.poll(tok)
 	if s == nil {
-		return nil // a ring Stream's writes never wait
+		return nil // a ring transport's writes never wait
 	}
 	s.wantOut = on
 	if on && !s.outPosted {
@@ -652,10 +654,10 @@ func (p *ringPoller) Remove(tr Stream) {
 	}
 	e, err := p.sqe()
 	if err == nil {
-		e.opcode, e.fd, e.opFlags = opAsyncCancel, int32(fd), cancelFD|cancelAll
-		e.userData = userData(tok, kCancel)
+		e.Opcode, e.FD, e.OpFlags = uring.OpAsyncCancel, int32(fd), uring.CancelFD|uring.CancelAll
+		e.UserData = userData(tok, kCancel)
 		for i := 0; busy() && i < 1000; i++ {
-			if err = p.r.enter(true, int64(time.Millisecond)); err != nil {
+			if err = p.r.Enter(true, int64(time.Millisecond)); err != nil {
 				break
 			}
 			p.reapInto()
@@ -684,7 +686,7 @@ func (p *ringPoller) Close() {
 			unix.Munmap(p.bufs)
 		}
 		if p.br != nil {
-			p.br.unmap()
+			p.br.Unmap()
 		}
 	}
 	p.bufs, p.br = nil, nil
