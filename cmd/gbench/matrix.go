@@ -22,8 +22,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands["matrix"] = runMatrix }
-
 // matrixEnvVars are the environment variables that set the plan's
 // defaults, as the reference benchmark's script reads them; flags win.
 var matrixEnvVars = []string{"CONNECTIONS", "BATCHES", "REPEATS", "DURATION_SECONDS"}

@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands["merge"] = runMerge }
-
 // runMerge is "gbench merge [-o FILE] A.json B.json...": it combines the
 // JSON results of separate runs of the same scripts exactly, writes the
 // merged result to standard output or FILE, and a summary: pgbench's of

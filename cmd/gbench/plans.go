@@ -10,8 +10,6 @@ import (
 	"github.com/gbench/gbench/workloads"
 )
 
-func init() { subcommands["plans"] = runPlans }
-
 // planCommands are the commands of "gbench plans".
 var planCommands = map[string]func(*Env, []string) int{
 	"list":    runPlansList,

@@ -13,8 +13,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands["report"] = runReport }
-
 // reportFile is the name of the markdown report in the output directory.
 const reportFile = "report.md"
 

@@ -19,8 +19,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands["sandbox"] = runSandbox }
-
 // sandboxMargin is how many PostgreSQL connections the sandbox allows
 // beyond gbench's clients: gbench's setup connection, a psql session or
 // two, and the superuser reserve.
