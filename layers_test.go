@@ -18,6 +18,7 @@ import (
 var depth = map[string]int{
 	// Leaves: no other gbench package.
 	"script/internal/pgbenchref":    0, // pgbench's own behaviour, for script's tests
+	"internal/cnum":                 0, // C's strtol, strtod, atof, atoi
 	"internal/testsrv":              0, // test environment: servers, pgbench 15
 	"cmd/gbench/internal/libc":      0, // C's strtod, for cnum's tests
 	"engine/stats":                  0, // histograms and counters

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/cnum"
 )
 
 // redacted replaces passwords in what gbench prints.
@@ -312,4 +313,22 @@ func unquoteConnValue(v string) string {
 		b.WriteByte(v[i])
 	}
 	return b.String()
+}
+
+// cSpace is what C's isspace accepts (cnum.Space).
+const cSpace = cnum.Space
+
+// skip returns the index of the first byte of s from i on that ok refuses.
+func skip(s string, i int, ok func(byte) bool) int {
+	for i < len(s) && ok(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hasFoldPrefix reports whether s starts with prefix, ignoring ASCII case.
+func hasFoldPrefix(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

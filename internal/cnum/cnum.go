@@ -1,4 +1,8 @@
-package main
+// Package cnum reads numbers the way the C library functions pgbench
+// calls do in the C locale (Strtol, Strtod, Atof, Atoi), so that gbench
+// accepts, rejects and rounds a numeric option exactly as pgbench does.
+// cmd/gbench's FuzzCNumbers checks it against the C library itself.
+package cnum
 
 import (
 	"math"
@@ -6,14 +10,14 @@ import (
 	"strings"
 )
 
-// strtod reads the number at the start of s the way C's strtod does in the
+// Strtod reads the number at the start of s the way C's Strtod does in the
 // C locale: leading blanks, a sign, then a decimal number with an optional
 // exponent, a hexadecimal one ("0x1.8p3", the exponent optional),
 // "inf", "infinity" or "nan" (optionally followed by "(chars)"). Out of
-// range values become ±Inf or are rounded towards 0, as strtod's. end is
+// range values become ±Inf or are rounded towards 0, as Strtod's. end is
 // the index after the number, 0 when there is none.
-func strtod(s string) (v float64, end int) {
-	i := len(s) - len(strings.TrimLeft(s, cSpace))
+func Strtod(s string) (v float64, end int) {
+	i := len(s) - len(strings.TrimLeft(s, Space))
 	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
@@ -78,7 +82,7 @@ func decFloat(s string, i int) (float64, int) {
 		return 0, 0
 	}
 	j = exponent(s, j, "eE")
-	v, _ := strconv.ParseFloat(s[i:j], 64) // out of range: ±Inf or 0, as strtod
+	v, _ := strconv.ParseFloat(s[i:j], 64) // out of range: ±Inf or 0, as Strtod
 	return v, j
 }
 
@@ -97,7 +101,7 @@ func hexFloat(s string, i int) (float64, int) {
 		frac, j = s[j+1:k], k
 	}
 	if intPart == "" && frac == "" {
-		return 0, 0 // strtod reads just the "0"
+		return 0, 0 // Strtod reads just the "0"
 	}
 	k := exponent(s, j, "pP")
 	exp := "p0"
@@ -136,18 +140,38 @@ func isHexDigit(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// atof is C's atof: strtod's value, 0 when s does not start with a number.
-func atof(s string) float64 {
-	v, _ := strtod(s)
+// Atof is C's Atof: Strtod's value, 0 when s does not start with a number.
+func Atof(s string) float64 {
+	v, _ := Strtod(s)
 	return v
 }
 
-// atoi is glibc's atoi: strtol's value (clamped on overflow) truncated to
+// Atoi is glibc's Atoi: Strtol's value (clamped on overflow) truncated to
 // an int.
-func atoi(s string) int32 {
-	n, _, _ := strtol(s)
+func Atoi(s string) int32 {
+	n, _, _ := Strtol(s)
 	return int32(n)
 }
 
-// itoa formats n in base 10.
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+// Space is what C's isspace accepts.
+const Space = " \t\n\v\f\r"
+
+// Strtol reads a base-10 integer like C's Strtol: leading blanks, a sign,
+// digits. end is the index after the number, 0 when there is none;
+// overflow is Strtol's ERANGE (n is then clamped).
+func Strtol(s string) (n int64, end int, overflow bool) {
+	i := len(s) - len(strings.TrimLeft(s, Space))
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j {
+		return 0, 0, false
+	}
+	n, err := strconv.ParseInt(s[i:k], 10, 64)
+	return n, k, err != nil
+}
