@@ -15,6 +15,7 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/cnum"
 	"github.com/gbench/gbench/output/metrics"
 	"github.com/gbench/gbench/output/report"
 	"github.com/gbench/gbench/run/fleet"
@@ -274,7 +275,7 @@ func (o *options) setSeed(s, from string) error {
 // sscanf("%lu%c") does: leading blanks and a sign are accepted (a minus
 // wraps around), nothing may follow, and overflow gives the largest value.
 func parseSeed(s string) (uint64, bool) {
-	t := strings.TrimLeft(s, cSpace)
+	t := strings.TrimLeft(s, cnum.Space)
 	neg := false
 	if t != "" && (t[0] == '+' || t[0] == '-') {
 		neg, t = t[0] == '-', t[1:]

@@ -91,7 +91,7 @@ func checkIntOption(t *testing.T, s string) {
 	cn, end, erange, _ := libc.Strtol(s)
 	want := ""
 	switch {
-	case strings.TrimLeft(s[end:], cSpace) != "":
+	case strings.TrimLeft(s[end:], cnum.Space) != "":
 		want = `invalid value "` + s + `" for option -c/--client`
 	case erange || cn != int64(int32(cn)) || cn < 1:
 		want = "-c/--client must be in range 1..2147483647"

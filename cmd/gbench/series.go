@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
@@ -212,7 +213,7 @@ func (s *seriesBench) vacuum(ctx context.Context) error {
 	}
 	conn, err := s.b.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting for VACUUM: %s", redact(err.Error()))
+		return fmt.Errorf("connecting for VACUUM: %s", pgsql.RedactMessage(err.Error()))
 	}
 	defer conn.Close()
 	vacuum(ctx, &Env{Stderr: io.Discard}, conn, s.o.vacuumAll)

@@ -83,7 +83,7 @@ func checkSettings(ctx context.Context, sides []*abSide) (func(*Env), error) {
 func (s *settingsApplier) check(ctx context.Context) error {
 	conn, err := s.open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting to check the settings: %s", redact(err.Error()))
+		return fmt.Errorf("connecting to check the settings: %s", pgsql.RedactMessage(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {
@@ -160,7 +160,7 @@ func (s *settingsApplier) apply(ctx context.Context, side string) error {
 	}
 	conn, err := s.open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting to apply the settings: %s", redact(err.Error()))
+		return fmt.Errorf("connecting to apply the settings: %s", pgsql.RedactMessage(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {
@@ -246,7 +246,7 @@ func (s *settingsApplier) restore(ctx context.Context) error {
 	}
 	conn, err := s.open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting: %s", redact(err.Error()))
+		return fmt.Errorf("connecting: %s", pgsql.RedactMessage(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {

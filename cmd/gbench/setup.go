@@ -45,7 +45,7 @@ func pgErrorText(err error) string {
 	if pe, ok := pgsql.AsServerError(err); ok {
 		return fmt.Sprintf("%s:  %s", pe.Severity, pe.Message)
 	}
-	return redact(err.Error())
+	return pgsql.RedactMessage(err.Error())
 }
 
 // runInit is -i: pgbench's initialization.

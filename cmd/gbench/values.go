@@ -31,7 +31,7 @@ type intValue struct {
 
 func (v *intValue) Set(s string) error {
 	n, end, overflow := cnum.Strtol(s)
-	if strings.TrimLeft(s[end:], cSpace) != "" {
+	if strings.TrimLeft(s[end:], cnum.Space) != "" {
 		return optErrf("invalid value \"%s\" for option %s", s, v.name)
 	}
 	if overflow || n < int64(v.min) || n > int64(v.max) {
