@@ -12,6 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/script"
 )
 
@@ -34,10 +35,7 @@ func testPG(t testing.TB, extra ...string) *pgsql.Config {
 	defer cancel()
 	c, err := cfg.Open(ctx)
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatalf("PostgreSQL is required: %v", err)
-		}
-		t.Skipf("PostgreSQL not reachable (%v); set GBENCH_TEST_PG", err)
+		testsrv.Need(t, "PostgreSQL not reachable (%v); set GBENCH_TEST_PG", err)
 	}
 	c.Close()
 	return cfg

@@ -13,6 +13,7 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 )
@@ -31,10 +32,7 @@ func testRedis(t testing.TB) resp.Options {
 	}
 	c, err := resp.Dial(context.Background(), o)
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatalf("Redis is required: %v", err)
-		}
-		t.Skipf("Redis not reachable (%v); set GBENCH_TEST_REDIS", err)
+		testsrv.Need(t, "Redis not reachable (%v); set GBENCH_TEST_REDIS", err)
 	}
 	c.Close()
 	return o
@@ -191,10 +189,7 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 	}
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Redis: true})
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("no throwaway server: %v", err)
+		testsrv.Need(t, "no throwaway server: %v", err)
 	}
 	defer sb.Close()
 	o, err := resp.ParseURL(sb.RedisURL())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 )
@@ -51,10 +52,7 @@ func TestStallShowsUnderOpenLoop(t *testing.T) {
 	}
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, MaxConnections: 20})
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("no throwaway server: %v", err)
+		testsrv.Need(t, "no throwaway server: %v", err)
 	}
 	defer sb.Close()
 	pg, err := pgsql.ParseConfig(sb.PostgresConnString())

@@ -457,7 +457,6 @@ func unquoteConnValue(v string) string {
 	return b.String()
 }
 
-
 var (
 	rePassword    = regexp.MustCompile(`password=('(?:[^'\\]|\\.)*'|[^\s]+)`)
 	reURIPassword = regexp.MustCompile(`(://[^:/@\s]*):[^@/\s]*@`)
