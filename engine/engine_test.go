@@ -270,7 +270,10 @@ func TestSleepAndDuration(t *testing.T) {
 	res, _ = runScript(t, pg, "SELECT 1;\n", script.Prepared, func(c *engine.Config) {
 		c.Transactions, c.Duration = 0, time.Second
 	})
-	if res.Stats.Total.Cnt == 0 || res.Bench < time.Second || res.Bench > 10*time.Second {
+	// -T 1 runs at least a second; a run that ignored it would never end,
+	// which the test's timeout reports: no upper bound guesses the
+	// machine's speed.
+	if res.Stats.Total.Cnt == 0 || res.Bench < time.Second {
 		t.Errorf("-T 1 ran %v and %d transactions", res.Bench, res.Stats.Total.Cnt)
 	}
 }
