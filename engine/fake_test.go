@@ -1,0 +1,146 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/driver"
+	"github.com/gbench/gbench/script"
+)
+
+// fakeConnector opens in-memory connections (net.Pipe) to a fake server
+// that answers every line with "K\n" after latency, on the clock of the
+// synctest bubble the run is in. It needs no server and no socket, so the
+// state machine's timing can be tested on a fake clock: every goroutine of
+// the run, the portable transport's readers included, blocks on channels
+// and timers of the bubble.
+type fakeConnector struct{ latency time.Duration }
+
+func (f fakeConnector) Connect(ctx context.Context, _ driver.Dial, _ *script.Program, _ func(string, string)) (net.Conn, driver.Driver, error) {
+	client, server := net.Pipe()
+	go f.serve(server)
+	return client, &fakeDriver{}, nil
+}
+
+func (f fakeConnector) serve(c net.Conn) {
+	defer c.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := c.Read(buf)
+		if err != nil {
+			return
+		}
+		for range bytes.Count(buf[:n], []byte{'\n'}) {
+			if f.latency > 0 {
+				time.Sleep(f.latency)
+			}
+			if _, err := c.Write([]byte("K\n")); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// fakeDriver sends one line per command and takes one "K\n" line as its
+// successful reply.
+type fakeDriver struct{ tags []int }
+
+func (d *fakeDriver) Name() string { return "SQL" }
+
+func (d *fakeDriver) Encode(out []byte, _ *script.Command, tag int, _ *script.Vars) ([]byte, error) {
+	d.tags = append(d.tags, tag)
+	return append(out, "Q\n"...), nil
+}
+
+func (d *fakeDriver) Decode(in []byte, _ *script.Vars, r *driver.Reply) (int, bool, error) {
+	i := bytes.IndexByte(in, '\n')
+	if i < 0 {
+		return 0, false, nil
+	}
+	*r = driver.Reply{Tag: d.tags[0], Status: driver.OK}
+	d.tags = d.tags[1:]
+	return i + 1, true, nil
+}
+
+func (d *fakeDriver) Need() int    { return 2 }
+func (d *fakeDriver) Pending() int { return len(d.tags) }
+
+// fakeRun runs text on the fake server inside the calling synctest bubble.
+func fakeRun(t *testing.T, text string, latency time.Duration, edit func(*engine.Config)) *engine.Result {
+	t.Helper()
+	s, err := script.Parse("fake.sql", text, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := script.Compile([]*script.Script{s}, script.Simple, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cfg := &engine.Config{Program: p, Transport: engine.TransportPortable, Clients: 1, Threads: 1, Transactions: 1,
+		MaxTries: 1, Seed: 1, Scale: 1, SQL: fakeConnector{latency}, Stderr: &stderr}
+	if edit != nil {
+		edit(cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	if res.Aborted != 0 {
+		t.Fatalf("%d clients aborted:\n%s", res.Aborted, stderr.String())
+	}
+	return res
+}
+
+// TestFakeRateScheduleAndEnd: on the fake clock, with a server that answers
+// at once, a --rate run takes exactly the slots of the seeded Poisson
+// schedule up to -T (none is late: the lag is 0), and ends by -T. No
+// server, no speed: the schedule itself is the expectation.
+func TestFakeRateScheduleAndEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rate, d, seed = 1000.0, 10 * time.Second, 7
+		res := fakeRun(t, "SELECT 1;\n", 0, func(c *engine.Config) {
+			c.Clients, c.Transactions, c.Duration, c.Rate, c.Seed = 4, 0, d, rate, seed
+		})
+		want := scheduledSlots(seed, 4, rate, d)
+		if got := res.Stats.Total.Cnt; got != want {
+			t.Errorf("%d transactions, want the schedule's %d slots up to %v", got, want, d)
+		}
+		if lag := res.Stats.Total.Lag.Max; lag != 0 {
+			t.Errorf("largest lag %v us on a server that answers at once", lag)
+		}
+		// The run ends with its last transaction, the one of the last slot
+		// before -T (at 1000 tps, a few ms before it with this seed): never
+		// after -T, since the server answers at once.
+		if res.Bench > d || res.Bench < d-100*time.Millisecond {
+			t.Errorf("-T %v ran %v on the fake clock", d, res.Bench)
+		}
+	})
+}
+
+// TestFakeLatencyIsTheServers: on the fake clock a closed-loop client's
+// transactions take exactly the server's latency, and -t ends the run
+// after its transactions.
+func TestFakeLatencyIsTheServers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const latency = 3 * time.Millisecond
+		res := fakeRun(t, "SELECT 1;\nSELECT 2;\n", latency, func(c *engine.Config) {
+			c.Clients, c.Transactions = 2, 10
+		})
+		if got := res.Stats.Total.Cnt; got != 20 {
+			t.Errorf("%d transactions, want 2 clients × 10", got)
+		}
+		// Two commands, one server latency each.
+		if min, max := res.Stats.Total.Latency.Min, res.Stats.Total.Latency.Max; min != 6000 || max != 6000 {
+			t.Errorf("latency from %v to %v us, want 6000 (two answers of %v)", min, max, latency)
+		}
+	})
+}
