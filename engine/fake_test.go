@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"testing"
 	"testing/synctest"
@@ -19,12 +20,15 @@ import (
 // state machine's timing can be tested on a fake clock: every goroutine of
 // the run, the portable transport's readers included, blocks on channels
 // and timers of the bubble.
-type fakeConnector struct{ latency time.Duration }
+type fakeConnector struct {
+	latency   time.Duration
+	failEvery int // see fakeDriver
+}
 
 func (f fakeConnector) Connect(ctx context.Context, _ driver.Dial, _ *script.Program, _ func(string, string)) (net.Conn, driver.Driver, error) {
 	client, server := net.Pipe()
 	go f.serve(server)
-	return client, &fakeDriver{}, nil
+	return client, &fakeDriver{failEvery: f.failEvery}, nil
 }
 
 func (f fakeConnector) serve(c net.Conn) {
@@ -47,8 +51,13 @@ func (f fakeConnector) serve(c net.Conn) {
 }
 
 // fakeDriver sends one line per command and takes one "K\n" line as its
-// successful reply.
-type fakeDriver struct{ tags []int }
+// reply: a success, or with failEvery n > 0 a serialization failure for
+// every n-th reply (counted per connection, from the first).
+type fakeDriver struct {
+	tags      []int
+	failEvery int
+	replies   int
+}
 
 func (d *fakeDriver) Name() string { return "SQL" }
 
@@ -63,6 +72,9 @@ func (d *fakeDriver) Decode(in []byte, _ *script.Vars, r *driver.Reply) (int, bo
 		return 0, false, nil
 	}
 	*r = driver.Reply{Tag: d.tags[0], Status: driver.OK}
+	if d.replies++; d.failEvery > 0 && (d.replies-1)%d.failEvery == 0 {
+		r.Status, r.Err = driver.Serialization, errors.New("could not serialize access due to concurrent update")
+	}
 	d.tags = d.tags[1:]
 	return i + 1, true, nil
 }
@@ -72,6 +84,12 @@ func (d *fakeDriver) Pending() int { return len(d.tags) }
 
 // fakeRun runs text on the fake server inside the calling synctest bubble.
 func fakeRun(t *testing.T, text string, latency time.Duration, edit func(*engine.Config)) *engine.Result {
+	t.Helper()
+	return fakeRunOn(t, fakeConnector{latency: latency}, text, edit)
+}
+
+// fakeRunOn runs text with connections from fc.
+func fakeRunOn(t *testing.T, fc fakeConnector, text string, edit func(*engine.Config)) *engine.Result {
 	t.Helper()
 	s, err := script.Parse("fake.sql", text, 1)
 	if err != nil {
@@ -83,7 +101,7 @@ func fakeRun(t *testing.T, text string, latency time.Duration, edit func(*engine
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: engine.TransportPortable, Clients: 1, Threads: 1, Transactions: 1,
-		MaxTries: 1, Seed: 1, Scale: 1, SQL: fakeConnector{latency}, Stderr: &stderr}
+		MaxTries: 1, Seed: 1, Scale: 1, SQL: fc, Stderr: &stderr}
 	if edit != nil {
 		edit(cfg)
 	}
@@ -141,6 +159,59 @@ func TestFakeLatencyIsTheServers(t *testing.T) {
 		// Two commands, one server latency each.
 		if min, max := res.Stats.Total.Latency.Min, res.Stats.Total.Latency.Max; min != 6000 || max != 6000 {
 			t.Errorf("latency from %v to %v us, want 6000 (two answers of %v)", min, max, latency)
+		}
+	})
+}
+
+// TestFakeRetries: a transaction whose first try fails with a
+// serialization failure is retried under --max-tries 2 and counted once,
+// as retried; with --max-tries 1 it fails and the client goes on.
+func TestFakeRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Every other reply fails: the first try of each transaction.
+		fc := fakeConnector{latency: time.Millisecond, failEvery: 2}
+		res := fakeRunOn(t, fc, "SELECT 1;\n", func(c *engine.Config) {
+			c.Clients, c.Transactions, c.MaxTries = 2, 5, 2
+		})
+		tx := res.Stats.Total
+		if tx.Cnt != 10 || tx.Retried != 10 || tx.Retries != 10 || tx.Failures() != 0 {
+			t.Errorf("--max-tries 2: %d done, %d retried (%d retries), %d failed; want 10, 10 (10), 0", tx.Cnt, tx.Retried, tx.Retries, tx.Failures())
+		}
+		// Every reply fails: with one try each transaction fails.
+		fc.failEvery = 1
+		res = fakeRunOn(t, fc, "SELECT 1;\n", func(c *engine.Config) {
+			c.Clients, c.Transactions, c.MaxTries = 2, 5, 1
+		})
+		tx = res.Stats.Total
+		if tx.Cnt != 0 || tx.SerializationFailures != 10 || tx.Retried != 0 {
+			t.Errorf("--max-tries 1: %d done, %d serialization failures, %d retried; want 0, 10, 0", tx.Cnt, tx.SerializationFailures, tx.Retried)
+		}
+	})
+}
+
+// TestFakeLatencyLimitSkips: one client at 1000 tps on a server that takes
+// 5 ms cannot keep up; under --latency-limit 2ms the slots already later
+// than the limit when the client is free are skipped, not run. Every slot
+// of the schedule up to -T is then either run or skipped, except those
+// that fall due during the client's last transaction.
+func TestFakeLatencyLimitSkips(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rate, d, seed = 1000.0, 2 * time.Second, 3
+		res := fakeRun(t, "SELECT 1;\n", 5*time.Millisecond, func(c *engine.Config) {
+			c.Clients, c.Transactions, c.Duration, c.Rate, c.Seed = 1, 0, d, rate, seed
+			c.LatencyLimit = 2 * time.Millisecond
+		})
+		tx := res.Stats.Total
+		slots := scheduledSlots(seed, 1, rate, d)
+		if tx.Skipped == 0 || tx.Cnt == 0 || tx.Cnt > int64(d/(5*time.Millisecond)) {
+			t.Errorf("%d done, %d skipped of %d slots: a 5 ms server allows at most %d", tx.Cnt, tx.Skipped, slots, d/(5*time.Millisecond))
+		}
+		// The client is free again at most one transaction (5 ms) after any
+		// moment, and then runs or skips every slot already due; only the
+		// slots of its last transaction's time before -T may be neither.
+		least := scheduledSlots(seed, 1, rate, d-5*time.Millisecond)
+		if n := tx.Cnt + tx.Skipped; n < least || n > slots {
+			t.Errorf("%d done + %d skipped = %d, want between the schedule's %d slots up to -T minus 5 ms and its %d up to -T", tx.Cnt, tx.Skipped, n, least, slots)
 		}
 	})
 }
