@@ -15,7 +15,8 @@ import (
 )
 
 // fakeConnector opens in-memory connections (net.Pipe) to a fake server
-// that answers every line with "K\n" after latency, on the clock of the
+// that answers every line with "K\n", after latency for each batch of
+// lines it reads at once, on the clock of the
 // synctest bubble the run is in. It needs no server and no socket, so the
 // state machine's timing can be tested on a fake clock: every goroutine of
 // the run, the portable transport's readers included, blocks on channels
@@ -31,6 +32,9 @@ func (f fakeConnector) Connect(ctx context.Context, _ driver.Dial, _ *script.Pro
 	return client, &fakeDriver{failEvery: f.failEvery}, nil
 }
 
+// reply is the fake server's answer to every request.
+var reply = []byte("K\n")
+
 func (f fakeConnector) serve(c net.Conn) {
 	defer c.Close()
 	buf := make([]byte, 4096)
@@ -39,11 +43,13 @@ func (f fakeConnector) serve(c net.Conn) {
 		if err != nil {
 			return
 		}
+		// One latency per batch of requests read together, as a server
+		// that works a pipeline off in one go.
+		if f.latency > 0 {
+			time.Sleep(f.latency)
+		}
 		for range bytes.Count(buf[:n], []byte{'\n'}) {
-			if f.latency > 0 {
-				time.Sleep(f.latency)
-			}
-			if _, err := c.Write([]byte("K\n")); err != nil {
+			if _, err := c.Write(reply); err != nil {
 				return
 			}
 		}
@@ -72,10 +78,10 @@ func (d *fakeDriver) Decode(in []byte, _ *script.Vars, r *driver.Reply) (int, bo
 		return 0, false, nil
 	}
 	*r = driver.Reply{Tag: d.tags[0], Status: driver.OK}
+	d.tags = d.tags[:copy(d.tags, d.tags[1:])] // in place: the driver allocates nothing per reply
 	if d.replies++; d.failEvery > 0 && (d.replies-1)%d.failEvery == 0 {
 		r.Status, r.Err = driver.Serialization, errors.New("could not serialize access due to concurrent update")
 	}
-	d.tags = d.tags[1:]
 	return i + 1, true, nil
 }
 
@@ -95,7 +101,7 @@ func fakeRunOn(t *testing.T, fc fakeConnector, text string, edit func(*engine.Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := script.Compile([]*script.Script{s}, script.Simple, nil)
+	p, err := script.Compile([]*script.Script{s}, script.Extended, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +218,24 @@ func TestFakeLatencyLimitSkips(t *testing.T) {
 		least := scheduledSlots(seed, 1, rate, d-5*time.Millisecond)
 		if n := tx.Cnt + tx.Skipped; n < least || n > slots {
 			t.Errorf("%d done + %d skipped = %d, want between the schedule's %d slots up to -T minus 5 ms and its %d up to -T", tx.Cnt, tx.Skipped, n, least, slots)
+		}
+	})
+}
+
+// TestFakePipeline: the commands of a \startpipeline block go out
+// together and wait for the server once; outside a pipeline each command
+// waits for its own answer.
+func TestFakePipeline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const latency = 2 * time.Millisecond
+		three := "SELECT 1;\nSELECT 2;\nSELECT 3;\n"
+		res := fakeRun(t, three, latency, nil)
+		if got := res.Stats.Total.Latency.Max; got != 6000 {
+			t.Errorf("three commands one by one took %v us, want 6000", got)
+		}
+		res = fakeRun(t, "\\startpipeline\n"+three+"\\endpipeline\n", latency, nil)
+		if got := res.Stats.Total.Latency.Max; got != 2000 {
+			t.Errorf("three pipelined commands took %v us, want 2000 (one round trip)", got)
 		}
 	})
 }
