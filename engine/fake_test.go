@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -236,6 +237,36 @@ func TestFakePipeline(t *testing.T) {
 		res = fakeRun(t, "\\startpipeline\n"+three+"\\endpipeline\n", latency, nil)
 		if got := res.Stats.Total.Latency.Max; got != 2000 {
 			t.Errorf("three pipelined commands took %v us, want 2000 (one round trip)", got)
+		}
+	})
+}
+
+// TestFakeHotPathAllocatesNothing is TestHotPathAllocatesNothing without a
+// server: the state machine, the portable transport and the statistics
+// over the fake driver (which allocates nothing per request itself). Runs
+// of 5000 and 15000 transactions per client have the same setup, so the
+// difference is what 20000 more transactions allocated: at most 0.01 each,
+// 200 in all, well above the few tens by which runs differ (GC, timers).
+func TestFakeHotPathAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations are counted without the race detector")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		src := "\\set aid random(1, 100000)\nSELECT :aid;\nSELECT 2;\n"
+		mallocs := func(n int64) uint64 {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			fakeRun(t, src, 0, func(c *engine.Config) { c.Clients, c.Transactions, c.PerCommand = 2, n, true })
+			runtime.ReadMemStats(&after)
+			return after.Mallocs - before.Mallocs
+		}
+		mallocs(100) // what only the first run allocates
+		small, large := mallocs(5000), mallocs(15000)
+		perTxn := (float64(large) - float64(small)) / 20000
+		t.Logf("%d vs %d allocations: %.4f per transaction", small, large, perTxn)
+		if perTxn > 0.01 {
+			t.Errorf("%.4f allocations per transaction in steady state", perTxn)
 		}
 	})
 }
