@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/output/report"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
@@ -18,7 +19,7 @@ import (
 // abOptions are the options of gbench ab.
 type abOptions struct {
 	seriesOptions
-	setA, setB []serverSetting
+	setA, setB []pgsql.Setting
 	metric     string
 	noise      float64
 	builds     abBuilds
@@ -28,8 +29,8 @@ type abOptions struct {
 type abSide struct {
 	name     string
 	bench    *seriesBench
-	settings []serverSetting
-	server   *settingsApplier // nil without settings
+	settings []pgsql.Setting
+	server   *pgsql.Settings // nil without settings
 }
 
 // runAB is "gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]": two command
@@ -124,7 +125,7 @@ func (o *abOptions) sides(env *Env, lineA, lineB []string) ([]*abSide, error) {
 	for _, s := range []struct {
 		name     string
 		line     []string
-		settings []serverSetting
+		settings []pgsql.Setting
 	}{{"A", lineA, o.setA}, {"B", lineB, o.setB}} {
 		b, err := parseBenchLine(env, "ab", s.line, nil)
 		if err != nil {
@@ -177,7 +178,7 @@ func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-c
 		Prepare: func(ctx context.Context, l series.Load) error {
 			sd := bySide(l)
 			if sd.server != nil {
-				if err := sd.server.apply(ctx, sd.name); err != nil {
+				if err := sd.server.Apply(ctx, sd.name); err != nil {
 					return err
 				}
 			}
@@ -208,7 +209,7 @@ func (o *abOptions) side(sd *abSide, l series.Load) series.Side {
 		s.Build = map[string]string{"A": o.builds.dirA, "B": o.builds.dirB}[sd.name]
 	}
 	for _, x := range sd.settings {
-		s.Settings = append(s.Settings, x.name+"="+x.value)
+		s.Settings = append(s.Settings, x.Name+"="+x.Value)
 	}
 	return s
 }
