@@ -115,7 +115,7 @@ func TestSandboxProbeReplaysStdin(t *testing.T) {
 // binaries, unless GBENCH_REQUIRE_SERVICES=1.
 func needSandbox(t *testing.T, out outcome) {
 	t.Helper()
-	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") && !testsrv.Required() {
 		t.Skipf("no server binaries for the sandbox:\n%s", out.stderr)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
@@ -149,4 +150,4 @@ func schedstatTree(pm int) (cpuTime, error) {
 
 // requireServices reports whether a missing server must fail the test
 // rather than skip it (.ci/test.sh sets GBENCH_REQUIRE_SERVICES=1).
-func requireServices() bool { return os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" }
+func requireServices() bool { return testsrv.Required() }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // needServers skips the test when the binaries o needs are missing, unless
@@ -27,7 +28,7 @@ func needServers(t *testing.T, o Options) {
 	if err == nil {
 		return
 	}
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+	if testsrv.Required() {
 		t.Fatal(err)
 	}
 	t.Skip(err)
