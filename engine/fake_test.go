@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -25,12 +26,20 @@ import (
 type fakeConnector struct {
 	latency   time.Duration
 	failEvery int // see fakeDriver
+	// rollbacks, when set, makes the driver transactional: a failed reply
+	// leaves a transaction block open, which the engine must roll back;
+	// the rollbacks are counted here.
+	rollbacks *atomic.Int64
 }
 
 func (f fakeConnector) Connect(ctx context.Context, _ driver.Dial, _ *script.Program, _ func(string, string)) (net.Conn, driver.Driver, error) {
 	client, server := net.Pipe()
 	go f.serve(server)
-	return client, &fakeDriver{failEvery: f.failEvery}, nil
+	d := &fakeDriver{failEvery: f.failEvery}
+	if f.rollbacks != nil {
+		return client, &fakeTxDriver{fakeDriver: d, rollbacks: f.rollbacks}, nil
+	}
+	return client, d, nil
 }
 
 // reply is the fake server's answer to every request.
@@ -63,7 +72,8 @@ func (f fakeConnector) serve(c net.Conn) {
 type fakeDriver struct {
 	tags      []int
 	failEvery int
-	replies   int
+	replies   int  // replies to the script's commands
+	inTx      bool // a failure left a transaction block open
 }
 
 func (d *fakeDriver) Name() string { return "SQL" }
@@ -80,13 +90,33 @@ func (d *fakeDriver) Decode(in []byte, _ *script.Vars, r *driver.Reply) (int, bo
 	}
 	*r = driver.Reply{Tag: d.tags[0], Status: driver.OK}
 	d.tags = d.tags[:copy(d.tags, d.tags[1:])] // in place: the driver allocates nothing per reply
+	if r.Tag < 0 {                             // the ROLLBACK
+		d.inTx = false
+		return i + 1, true, nil
+	}
 	if d.replies++; d.failEvery > 0 && (d.replies-1)%d.failEvery == 0 {
 		r.Status, r.Err = driver.Serialization, errors.New("could not serialize access due to concurrent update")
+		d.inTx = true
 	}
 	return i + 1, true, nil
 }
 
-func (d *fakeDriver) Need() int    { return 2 }
+func (d *fakeDriver) Need() int { return 2 }
+
+// fakeTxDriver is a fakeDriver whose server keeps a transaction block
+// open after a failure, until a ROLLBACK.
+type fakeTxDriver struct {
+	*fakeDriver
+	rollbacks *atomic.Int64
+}
+
+func (d *fakeTxDriver) InTransaction() bool { return d.inTx }
+
+func (d *fakeTxDriver) Rollback(out []byte) []byte {
+	d.rollbacks.Add(1)
+	d.tags = append(d.tags, -1)
+	return append(out, "R\n"...)
+}
 func (d *fakeDriver) Pending() int { return len(d.tags) }
 
 // fakeRun runs text on the fake server inside the calling synctest bubble.
@@ -172,7 +202,9 @@ func TestFakeLatencyIsTheServers(t *testing.T) {
 
 // TestFakeRetries: a transaction whose first try fails with a
 // serialization failure is retried under --max-tries 2 and counted once,
-// as retried; with --max-tries 1 it fails and the client goes on.
+// as retried, after a ROLLBACK where the server keeps the failed
+// transaction block open; with --max-tries 1 it fails and the client goes
+// on.
 func TestFakeRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Every other reply fails: the first try of each transaction.
@@ -184,6 +216,18 @@ func TestFakeRetries(t *testing.T) {
 		if tx.Cnt != 10 || tx.Retried != 10 || tx.Retries != 10 || tx.Failures() != 0 {
 			t.Errorf("--max-tries 2: %d done, %d retried (%d retries), %d failed; want 10, 10 (10), 0", tx.Cnt, tx.Retried, tx.Retries, tx.Failures())
 		}
+		// A transactional server: every failure is rolled back before the
+		// retry.
+		var rollbacks atomic.Int64
+		fc.rollbacks = &rollbacks
+		res = fakeRunOn(t, fc, "SELECT 1;\n", func(c *engine.Config) {
+			c.Clients, c.Transactions, c.MaxTries = 2, 5, 2
+		})
+		tx = res.Stats.Total
+		if tx.Cnt != 10 || tx.Retried != 10 || rollbacks.Load() != 10 {
+			t.Errorf("with rollbacks: %d done, %d retried, %d rolled back; want 10, 10, 10", tx.Cnt, tx.Retried, rollbacks.Load())
+		}
+		fc.rollbacks = nil
 		// Every reply fails: with one try each transaction fails.
 		fc.failEvery = 1
 		res = fakeRunOn(t, fc, "SELECT 1;\n", func(c *engine.Config) {
