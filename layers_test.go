@@ -23,14 +23,14 @@ var depth = map[string]int{
 	"cmd/gbench/internal/libc":      0, // C's strtod, for cnum's tests
 	"engine/stats":                  0, // histograms and counters
 	"engine/internal/netpoll/uring": 0, // the io_uring binding (Linux)
-	"engine/internal/netpoll":       1, // the network stack: epoll, io_uring, portable
 	"result/jsonfile":               0, // JSON decoding with positions
 	"result/gate":                   0, // thresholds and verdicts
 	"output/chart":                  0, // SVG charts
 	"run/fleet":                     0, // fleet plans and merges (pure)
 
-	"script":        1, // the script language
-	"result/schema": 1, // the JSON result schema: no engine, no pgx
+	"script":                  1, // the script language
+	"result/schema":           1, // the JSON result schema: no engine, no pgx
+	"engine/internal/netpoll": 1, // the network stack: epoll, io_uring, portable
 
 	"engine/driver": 2, // the driver interface
 	"engine/pgsql":  3, // PostgreSQL driver (the only pgx user)
