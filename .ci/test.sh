@@ -72,7 +72,7 @@ if ! command -v qemu-aarch64 >/dev/null 2>&1; then
 fi
 GOARCH=arm64 CGO_ENABLED=0 GBENCH_REQUIRE_SERVICES= GBENCH_TEST_PG="host=127.0.0.1 port=1 connect_timeout=1" \
 	GBENCH_TEST_REDIS="redis://127.0.0.1:1/0" \
-	go test -exec qemu-aarch64 -short -count=1 -timeout 10m ./script/... ./engine/driver ./engine/pgsql ./engine/resp ./engine/stats
+	go test -exec qemu-aarch64 -short -count=1 -timeout 10m ./script/... ./engine/... ./result/... ./internal/cnum
 
 step arm64 under qemu
 # Every fuzz target briefly, on top of its seed corpus (go test above already

@@ -17,7 +17,7 @@ CONNS=${CONNS:-256}
 QUOTA=${QUOTA:-20}
 
 bin=$(mktemp "${TMPDIR:-/tmp}/gbench-soak.XXXXXX")
-go test -c -o "$bin" ./engine/matrix
+go test -c -o "$bin" ./run/matrix
 cg=""
 if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu ]; then # cgroup v1 cpu controller
 	cg=/sys/fs/cgroup/cpu/gbench-soak-$$
@@ -40,7 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 start=$(date +%s)
-cd engine/matrix
+cd run/matrix
 if GBENCH_WARM_SOAK=$RUNS GBENCH_WARM_SOAK_CONNS=$CONNS GBENCH_WARM_SOAK_CGROUP=$cg \
 	"$bin" -test.run '^TestWarmupSoak$' -test.v -test.timeout 0 >"${TMPDIR:-/tmp}/gbench-soak.log" 2>&1; then
 	result=PASS

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/metrics"
+	"github.com/gbench/gbench/output/metrics"
 	"github.com/gbench/gbench/script"
 )
 
@@ -71,9 +71,10 @@ func TestHotPathAllocatesNothing(t *testing.T) {
 }
 
 // TestHotPathAllocatesNothingWithMetrics: with --metrics-addr's exporter
-// fed at 20 ticks a second, the transactions still allocate nothing. Two
-// 2-second runs at 500 and 4000 tps have the same ticks, so the difference
-// of their allocations is what the extra 7000 transactions allocated; what
+// fed at 20 ticks a second, the transactions still allocate nothing. Runs
+// of 1000 and 8000 transactions at 500 and 4000 tps (2 s each) have the
+// same ticks, so the difference of their allocations is what the extra
+// 7000 transactions allocated; what
 // the ticks allocate (a timer, the hand-over of the threads' blocks) is
 // the same in both. That much is not exactly the same from run to run (up
 // to about 25 allocations either way were seen, over the portable
@@ -86,13 +87,13 @@ func TestHotPathAllocatesNothingWithMetrics(t *testing.T) {
 	}
 	pg := testPG(t, "sslmode=disable")
 	src := "\\set aid random(1, 100000)\nSELECT :aid;\n"
-	run := func(rate float64, d time.Duration) (uint64, int64) {
+	run := func(rate float64, txns int64) (uint64, int64) {
 		var before, after runtime.MemStats
 		var e *metrics.Exporter
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		res, stderr := runScript(t, pg, src, script.Prepared, func(c *engine.Config) {
-			c.Clients, c.Threads, c.Transactions, c.Duration, c.Rate, c.PerCommand = 4, 2, 0, d, rate, true
+			c.Clients, c.Threads, c.Transactions, c.TotalTransactions, c.Duration, c.Rate, c.PerCommand = 4, 2, 0, txns, 0, rate, true
 			e = metrics.New(metrics.Run{Config: c, Clients: 4, Threads: 2, Rate: rate})
 			c.Tick, c.OnProgress = 50*time.Millisecond, e.Update
 		})
@@ -102,13 +103,18 @@ func TestHotPathAllocatesNothingWithMetrics(t *testing.T) {
 		}
 		return after.Mallocs - before.Mallocs, res.Stats.Total.Cnt
 	}
-	run(500, 500*time.Millisecond) // warm-up: what the first run alone allocates
-	small, n1 := run(500, 2*time.Second)
-	large, n2 := run(4000, 2*time.Second)
+	// The runs end after a number of transactions, not a time, so that
+	// they differ by 7000 on any machine: at these rates they last 2 s
+	// each (as many ticks in both) where the machine keeps up; one that
+	// does not only stretches the larger run, whose extra ticks allocate
+	// nothing in steady state either.
+	run(500, 250) // warm-up: what the first run alone allocates
+	small, n1 := run(500, 1000)
+	large, n2 := run(4000, 8000)
 	perTxn := (float64(large) - float64(small)) / float64(n2-n1)
 	t.Logf("%d allocations for %d transactions, %d for %d: %.4f per transaction", small, n1, large, n2, perTxn)
-	if n2-n1 < 5000 {
-		t.Fatalf("the runs differ by %d transactions only", n2-n1)
+	if n2-n1 != 7000 {
+		t.Fatalf("the runs made %d and %d transactions, want 1000 and 8000", n1, n2)
 	}
 	if perTxn > 0.01 {
 		t.Errorf("%.4f allocations per transaction in steady state with metrics", perTxn)

@@ -3,10 +3,9 @@ package engine
 import (
 	"context"
 	"io"
-	"net"
 	"time"
 
-	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/engine/driver"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -73,11 +72,12 @@ type Config struct {
 	// Scale is the value of :scale unless -D sets it.
 	Scale int
 
-	// SQL opens PostgreSQL connections; nil when the program has no SQL.
-	SQL SQLConnector
-	// RESP opens Redis-protocol connections; nil when the program has no
-	// \resp command.
-	RESP RESPConnector
+	// SQL opens PostgreSQL connections (pgsql.Connector); nil when the
+	// program has no SQL.
+	SQL driver.Connector
+	// RESP opens Redis-protocol connections (resp.Connector); nil when the
+	// program has no \resp command.
+	RESP driver.Connector
 
 	// Stderr receives messages: client aborts, errors, --debug output,
 	// debug() values.
@@ -152,19 +152,7 @@ type Define struct{ Name, Value string }
 // DialFunc opens a network connection; connectors open their sockets with
 // the one the engine gives them, so that it can take them over after the
 // protocol's setup (TLS, authentication).
-type DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
-
-// SQLConnector opens a PostgreSQL connection taken over from pgconn. It
-// must open sockets with dial, so that the engine can drive them.
-type SQLConnector interface {
-	Connect(ctx context.Context, dial DialFunc) (*pgsql.Conn, error)
-}
-
-// RESPConnector opens a Redis-protocol connection, authenticated and with
-// its database selected, opening sockets with dial.
-type RESPConnector interface {
-	Connect(ctx context.Context, dial DialFunc) (net.Conn, error)
-}
+type DialFunc = driver.Dial
 
 // Progress is one -P report: the interval's transactions across threads.
 type Progress struct {

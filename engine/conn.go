@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 
 	"github.com/gbench/gbench/engine/driver"
 )
@@ -20,7 +21,7 @@ type conn struct {
 	reply driver.Reply
 }
 
-func newConn(tr transport, d driver.Driver) *conn {
+func newConn(tr netpoll.Stream, d driver.Driver) *conn {
 	c := &conn{sconn: sconn{tr: tr}, d: d}
 	c.pipe, _ = d.(driver.Pipeliner)
 	c.prep, _ = d.(driver.Preparer)
@@ -30,13 +31,13 @@ func newConn(tr transport, d driver.Driver) *conn {
 }
 
 // connToken is the poller token of a client's connection k.
-func (t *thread) connToken(index, k int) token {
-	return token(index*len(t.run.protos) + k)
+func (t *thread) connToken(index, k int) netpoll.Token {
+	return netpoll.Token(index*len(t.run.protos) + k)
 }
 
 // connByToken returns the client and the index of the connection an
 // event is about.
-func (t *thread) connByToken(tok token) (*client, int) {
+func (t *thread) connByToken(tok netpoll.Token) (*client, int) {
 	n := len(t.run.protos)
 	return t.clients[int(tok)/n], int(tok) % n
 }
@@ -45,14 +46,14 @@ func (t *thread) connByToken(tok token) (*client, int) {
 func (t *thread) watchWrite(s *sconn) {
 	if s.outOff < len(s.out) && !s.watchWrite && !s.dead() {
 		s.watchWrite = true
-		_ = t.poll.watchWrite(s.tr, s.tok, true)
+		_ = t.poll.WatchWrite(s.tr, s.tok, true)
 	}
 }
 
 // dropConn unregisters and closes a connection.
 func (t *thread) dropConn(s *sconn) {
-	t.poll.remove(s.tr)
-	_ = s.tr.close()
+	t.poll.Remove(s.tr)
+	_ = s.tr.Close()
 }
 
 // openConns opens a client's connections, one per protocol. It may block;
@@ -60,17 +61,17 @@ func (t *thread) dropConn(s *sconn) {
 func (r *run) openConns(ctx context.Context) ([]*conn, error) {
 	conns := make([]*conn, len(r.protos))
 	for k, p := range r.protos {
-		nc, d, err := p.open(ctx, r.net.dial)
+		nc, d, err := p.open(ctx, r.net.Dial)
 		if err == nil {
-			var tr transport
-			if tr, err = r.net.take(nc); err == nil {
+			var tr netpoll.Stream
+			if tr, err = r.net.Take(nc); err == nil {
 				conns[k] = newConn(tr, d)
 				continue
 			}
 			nc.Close()
 		}
 		for _, c := range conns[:k] {
-			_ = c.tr.close()
+			_ = c.tr.Close()
 		}
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (t *thread) install(c *client, conns []*conn) error {
 	copy(c.conns, conns)
 	for k, cn := range conns {
 		cn.tok = t.connToken(c.index, k)
-		if err := t.poll.add(cn.tr, cn.tok); err != nil {
+		if err := t.poll.Add(cn.tr, cn.tok); err != nil {
 			return err
 		}
 	}

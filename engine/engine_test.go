@@ -12,6 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/script"
 )
 
@@ -34,10 +35,7 @@ func testPG(t testing.TB, extra ...string) *pgsql.Config {
 	defer cancel()
 	c, err := cfg.Open(ctx)
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatalf("PostgreSQL is required: %v", err)
-		}
-		t.Skipf("PostgreSQL not reachable (%v); set GBENCH_TEST_PG", err)
+		testsrv.Need(t, "PostgreSQL not reachable (%v); set GBENCH_TEST_PG", err)
 	}
 	c.Close()
 	return cfg
@@ -94,7 +92,7 @@ func runScript(t testing.TB, pg *pgsql.Config, text string, mode script.Mode, ed
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 5, MaxTries: 1,
-		Seed: 1, Scale: 1, SQL: pg, Stderr: &stderr, PerCommand: true}
+		Seed: 1, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr, PerCommand: true}
 	if edit != nil {
 		edit(cfg)
 	}
@@ -139,7 +137,7 @@ func TestRunSharesTotalTransactions(t *testing.T) {
 	}
 	sc, _ := script.Parse("t.sql", "SELECT 1;\n", 1)
 	prog, _ := script.Compile([]*script.Script{sc}, script.Simple, nil)
-	cfg := &engine.Config{Program: prog, Clients: 8, TotalTransactions: 5, SQL: pg}
+	cfg := &engine.Config{Program: prog, Clients: 8, TotalTransactions: 5, SQL: pgsql.Connector(pg)}
 	if _, err := engine.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "5 transactions cannot be shared by 8 clients") {
 		t.Errorf("5 transactions for 8 clients: %v", err)
 	}
@@ -272,7 +270,10 @@ func TestSleepAndDuration(t *testing.T) {
 	res, _ = runScript(t, pg, "SELECT 1;\n", script.Prepared, func(c *engine.Config) {
 		c.Transactions, c.Duration = 0, time.Second
 	})
-	if res.Stats.Total.Cnt == 0 || res.Bench < time.Second || res.Bench > 10*time.Second {
+	// -T 1 runs at least a second; a run that ignored it would never end,
+	// which the test's timeout reports: no upper bound guesses the
+	// machine's speed.
+	if res.Stats.Total.Cnt == 0 || res.Bench < time.Second {
 		t.Errorf("-T 1 ran %v and %d transactions", res.Bench, res.Stats.Total.Cnt)
 	}
 }

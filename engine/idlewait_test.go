@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/script"
 )
 
@@ -36,7 +37,7 @@ func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 1, MaxTries: 1,
-		Seed: 1, Scale: 1, SQL: pg, Stderr: &stderr}
+		Seed: 1, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr}
 	done := make(chan struct{})
 	var res *engine.Result
 	var runErr error

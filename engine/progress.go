@@ -61,7 +61,7 @@ func (r *run) collect(into *stats.Block) {
 			t.cur = nil
 		}
 		t.snap.mu.Unlock()
-		t.poll.wake()
+		t.poll.Wake()
 	}
 	for _, t := range asked {
 		b := <-t.snap.ch

@@ -2,18 +2,15 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"net"
 
 	"github.com/gbench/gbench/engine/driver"
-	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/resp"
 	"github.com/gbench/gbench/script"
 )
 
-// This file is the engine's only contact with the protocols: which
-// commands each one serves and how its connections open. Everything else
-// drives a driver.Driver.
+// This file says which commands each protocol serves and how its
+// connections open: through the driver.Connector the caller put in Config.
+// The engine imports no driver; everything drives a driver.Driver.
 
 // protocol is one protocol a program speaks. A client has one connection
 // per protocol, at the protocol's index in run.protos.
@@ -24,42 +21,25 @@ type protocol struct {
 	open func(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error)
 }
 
-// protocols lists the protocols the program speaks, with their connectors.
+// protocols lists the protocols the program speaks, with their connectors
+// (Validate made sure there is one for each).
 func (r *run) protocols() ([]protocol, error) {
 	cfg, p := r.cfg, r.cfg.Program
 	var protos []protocol
 	if p.HasSQL {
-		if cfg.SQL == nil {
-			return nil, fmt.Errorf("the script has SQL commands but no PostgreSQL connection is configured")
-		}
-		protos = append(protos, protocol{kind: script.CmdSQL, open: r.openSQL})
+		protos = append(protos, protocol{kind: script.CmdSQL, open: r.opener(cfg.SQL)})
 	}
 	if p.HasRESP {
-		if cfg.RESP == nil {
-			return nil, fmt.Errorf("the script has \\resp commands but no Redis connection is configured")
-		}
-		protos = append(protos, protocol{kind: script.CmdRESP, open: r.openRESP})
+		protos = append(protos, protocol{kind: script.CmdRESP, open: r.opener(cfg.RESP)})
 	}
 	return protos, nil
 }
 
-func (r *run) openSQL(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error) {
-	c, err := r.cfg.SQL.Connect(ctx, dial)
-	if err != nil {
-		return nil, nil, err
+// opener returns how the run opens connections with c.
+func (r *run) opener(c driver.Connector) func(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error) {
+	return func(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error) {
+		return c.Connect(ctx, dial, r.cfg.Program, r.notice)
 	}
-	p := r.cfg.Program
-	s := pgsql.NewSession(p.Mode, p.NumSQL, c.TxStatus)
-	s.Notice = r.notice
-	return c.Net, s, nil
-}
-
-func (r *run) openRESP(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error) {
-	c, err := r.cfg.RESP.Connect(ctx, dial)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, resp.NewSession(), nil
 }
 
 func (r *run) notice(severity, message string) {

@@ -115,7 +115,7 @@ func (t *thread) startReconnect(c *client) {
 			res.err = r.dialCtx.Err()
 		}
 		t.reconns <- res
-		t.poll.wake()
+		t.poll.Wake()
 	}()
 }
 
@@ -184,7 +184,7 @@ func (t *thread) nextBackoff(c *client) int64 {
 func closeConns(conns []*conn) {
 	for _, cn := range conns {
 		if cn != nil {
-			_ = cn.tr.close()
+			_ = cn.tr.Close()
 		}
 	}
 }

@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 	"io"
 	"runtime"
 	"sync"
@@ -52,7 +52,7 @@ type Result struct {
 type run struct {
 	ctx       context.Context
 	cfg       *Config
-	net       network
+	net       netpoll.Network
 	transport Transport // the one net is
 	protos    []protocol
 	threads   []*thread
@@ -100,7 +100,7 @@ func (r *run) abort() {
 
 func (r *run) wakeAll() {
 	for _, t := range r.threads {
-		t.poll.wake()
+		t.poll.Wake()
 	}
 }
 
@@ -151,7 +151,7 @@ func Run(ctx context.Context, cfg *Config) (*Result, error) {
 
 // bench runs the threads and collects their results.
 func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
-	lock := r.net.lockThread()
+	lock := r.net.LockThread()
 	if prev := runtime.GOMAXPROCS(0); lock && len(r.threads)+1 > prev {
 		// Every loop keeps a P while it runs; others (signals, progress,
 		// the garbage collector) get one of their own.
@@ -265,16 +265,10 @@ func (r *run) merge(res *Result) *stats.Block {
 // the sequences they would have in one process.
 func (r *run) setup() error {
 	cfg := r.cfg
-	if cfg.Clients < 1 {
-		return errors.New("no clients")
-	}
-	nthreads := min(max(cfg.Threads, 1), cfg.Clients)
-	if err := cfg.Shard.Check(nthreads); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if cfg.Transactions == 0 && cfg.TotalTransactions > 0 && cfg.TotalTransactions < int64(cfg.Clients) {
-		return fmt.Errorf("%d transactions cannot be shared by %d clients: each needs at least one", cfg.TotalTransactions, cfg.Clients)
-	}
+	nthreads := cfg.threads()
 	var err error
 	if r.net, r.transport, err = networkFor(cfg.Transport); err != nil {
 		return err
@@ -381,7 +375,7 @@ func (r *run) setVars(clients []*client, defaultSeed int64) error {
 // choice, throttle and sampling sequences.
 func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, error) {
 	cfg := r.cfg
-	poll, err := r.net.newPoller(len(r.protos) * len(clients))
+	poll, err := r.net.NewPoller(len(r.protos) * len(clients))
 	if err != nil {
 		return nil, fmt.Errorf("creating the event loop: %w", err)
 	}
@@ -485,7 +479,7 @@ func (r *run) closeAll() {
 func (r *run) closePollers() {
 	for _, t := range r.threads {
 		if t.poll != nil {
-			t.poll.close()
+			t.poll.Close()
 		}
 	}
 }

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"errors"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 )
 
 // sconn is one server connection of a client as the loop sees it: a
 // transport with an input and an output buffer. Both buffers are reused.
 type sconn struct {
-	tr     transport
-	tok    token
+	tr     netpoll.Stream
+	tok    netpoll.Token
 	in     []byte // received bytes: in[inOff:] are not decoded yet
 	inOff  int
 	out    []byte // bytes to send: out[outOff:] are not sent yet
@@ -51,9 +52,9 @@ func (c *sconn) fill(need int) bool {
 		copy(grown, c.in)
 		c.in = grown
 	}
-	n, err := c.tr.read(c.in[len(c.in):cap(c.in)])
+	n, err := c.tr.Read(c.in[len(c.in):cap(c.in)])
 	switch {
-	case errors.Is(err, errAgain):
+	case errors.Is(err, netpoll.ErrAgain):
 		return false
 	case err != nil:
 		c.err = err
@@ -66,9 +67,9 @@ func (c *sconn) fill(need int) bool {
 // flush writes pending output; it reports whether everything was sent.
 func (c *sconn) flush() (bool, error) {
 	for c.outOff < len(c.out) {
-		n, err := c.tr.write(c.out[c.outOff:])
+		n, err := c.tr.Write(c.out[c.outOff:])
 		c.outOff += n
-		if errors.Is(err, errAgain) {
+		if errors.Is(err, netpoll.ErrAgain) {
 			return false, nil
 		}
 		if err != nil {

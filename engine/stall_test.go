@@ -14,7 +14,8 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 )
 
@@ -51,10 +52,7 @@ func TestStallShowsUnderOpenLoop(t *testing.T) {
 	}
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, MaxConnections: 20})
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("no throwaway server: %v", err)
+		testsrv.Need(t, "no throwaway server: %v", err)
 	}
 	defer sb.Close()
 	pg, err := pgsql.ParseConfig(sb.PostgresConnString())
@@ -65,7 +63,7 @@ func TestStallShowsUnderOpenLoop(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Prepared, nil)
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 4, Threads: 2, Duration: 4 * time.Second, MaxTries: 1,
-		Rate: 200, Seed: 3, Scale: 1, SQL: pg, Stderr: &stderr}
+		Rate: 200, Seed: 3, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr}
 	time.AfterFunc(1500*time.Millisecond, func() {
 		pids := serverPIDs(sb.PostgresPID())
 		for _, pid := range pids {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/gbench/gbench/engine/internal/netpoll"
 	"strings"
 	"time"
 
@@ -17,7 +18,7 @@ type thread struct {
 	cfg     *Config
 	prog    *script.Program
 	clients []*client
-	poll    poller
+	poll    netpoll.Poller
 	timers  timerHeap
 	ready   []*client // clients to advance without waiting, in order
 	origin  time.Time
@@ -96,7 +97,7 @@ func (t *thread) loop() {
 			break
 		}
 		t.answerSnapshot()
-		evs, err := t.poll.wait(t.deadline(), t.clock())
+		evs, err := t.poll.Wait(t.deadline(), t.clock())
 		if err != nil {
 			t.err = fmt.Errorf("waiting for sockets: %w", err)
 			t.abortAll()
@@ -195,20 +196,20 @@ func (t *thread) deadline() int64 {
 // dispatch handles one readiness event: pending output is written, input
 // is read into the connection's buffer, and the client advances if it
 // waits for it.
-func (t *thread) dispatch(ev *event, now int64) {
-	c, k := t.connByToken(ev.tok)
+func (t *thread) dispatch(ev *netpoll.Event, now int64) {
+	c, k := t.connByToken(ev.Tok)
 	if c.conns[k] == nil {
 		return
 	}
 	conn := &c.conns[k].sconn
-	if ev.out && conn.watchWrite {
+	if ev.Out && conn.watchWrite {
 		if done, _ := conn.flush(); done || conn.dead() {
 			conn.watchWrite = false
-			_ = t.poll.watchWrite(conn.tr, conn.tok, false)
+			_ = t.poll.WatchWrite(conn.tr, conn.tok, false)
 		}
 	}
-	if ev.in {
-		drains := conn.tr.drains()
+	if ev.In {
+		drains := conn.tr.Drains()
 		for conn.fill(conn.need) && (drains || len(conn.pending()) < conn.need) {
 		}
 	}

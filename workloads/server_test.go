@@ -12,6 +12,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // testKeys keeps the kv part of the test dataset small.
@@ -20,10 +21,7 @@ const testKeys = 1000
 // unreachable skips the test, or fails it when GBENCH_REQUIRE_SERVICES=1.
 func unreachable(t *testing.T, what string, err error) {
 	t.Helper()
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-		t.Fatalf("%s is required (GBENCH_REQUIRE_SERVICES=1): %v", what, err)
-	}
-	t.Skipf("%s unreachable (%v)", what, err)
+	testsrv.Need(t, "%s unreachable (%v)", what, err)
 }
 
 // scratchPG connects to a new database on the GBENCH_TEST_PG server,

@@ -9,18 +9,17 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/runenv"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/runenv"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["ab"] = runAB }
 
 // abOptions are the options of gbench ab.
 type abOptions struct {
 	seriesOptions
-	setA, setB []serverSetting
+	setA, setB []pgsql.Setting
 	metric     string
 	noise      float64
 	builds     abBuilds
@@ -30,8 +29,8 @@ type abOptions struct {
 type abSide struct {
 	name     string
 	bench    *seriesBench
-	settings []serverSetting
-	server   *settingsApplier // nil without settings
+	settings []pgsql.Setting
+	server   *pgsql.Settings // nil without settings
 }
 
 // runAB is "gbench ab [OPTION]... -- ARGS-A [--vs ARGS-B]": two command
@@ -43,29 +42,20 @@ type abSide struct {
 // command line or a failed set-up, 2 when a run failed or Ctrl-C stopped
 // the series.
 func runAB(env *Env, args []string) int {
-	own, lines, _ := splitDash(args)
 	o := &abOptions{seriesOptions: seriesOptions{repeats: 5, warmup: 2, out: "ab.json"}, noise: series.DefaultNoise}
-	fs := pflag.NewFlagSet("gbench ab", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.Var(&settingList{p: &o.setA, name: "--set-a"}, "set-a", "server setting NAME=VALUE for the runs of A (repeatable), like postgres -c")
-	fs.Var(&settingList{p: &o.setB, name: "--set-b"}, "set-b", "server setting NAME=VALUE for the runs of B (repeatable)")
-	fs.StringVar(&o.builds.dirA, "build-a", "", "run A against a throwaway server of the PostgreSQL build in `DIR` (its bin directory)")
-	fs.StringVar(&o.builds.dirB, "build-b", "", "run B against a throwaway server of the build in `DIR`")
-	fs.Var(&intValue{p: &o.builds.initScale, name: "--init-scale", min: 1, max: maxInt}, "init-scale", "with --build-a/-b: run \"gbench -i -s N\" in each server first")
-	fs.StringVar(&o.builds.setup, "setup", "", "with --build-a/-b: run the SQL in `FILE` in each server first (tables, data)")
-	fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
-	fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median")
-	o.define(fs, "runs of each side, interleaved; a verdict needs 3")
-	if err := parseSeriesFlags(fs, own); err != nil {
-		return fail(env, err)
-	}
-	if o.help {
-		abUsage(env.Stdout, fs)
-		return exitOK
-	}
-	if !fs.Changed("seed") {
-		o.seed = uint64(env.Now().UnixNano())
+	lines, code, done := openSeries(env, "ab", args, &o.seriesOptions, func(fs *pflag.FlagSet) {
+		fs.Var(&settingList{p: &o.setA, name: "--set-a"}, "set-a", "server setting NAME=VALUE for the runs of A (repeatable), like postgres -c")
+		fs.Var(&settingList{p: &o.setB, name: "--set-b"}, "set-b", "server setting NAME=VALUE for the runs of B (repeatable)")
+		fs.StringVar(&o.builds.dirA, "build-a", "", "run A against a throwaway server of the PostgreSQL build in `DIR` (its bin directory)")
+		fs.StringVar(&o.builds.dirB, "build-b", "", "run B against a throwaway server of the build in `DIR`")
+		fs.Var(&intValue{p: &o.builds.initScale, name: "--init-scale", min: 1, max: maxInt}, "init-scale", "with --build-a/-b: run \"gbench -i -s N\" in each server first")
+		fs.StringVar(&o.builds.setup, "setup", "", "with --build-a/-b: run the SQL in `FILE` in each server first (tables, data)")
+		fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
+		fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median")
+		o.define(fs, "runs of each side, interleaved; a verdict needs 3")
+	}, abUsage)
+	if done {
+		return code
 	}
 	lineA, lineB := splitVs(lines)
 	if err := o.builds.check([][]string{lineA, lineB}, env); err != nil {
@@ -75,10 +65,10 @@ func runAB(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	if err := checkWritable(o.out); err != nil {
+	ctx, hard, stop, err := startSeries(env, &o.seriesOptions)
+	if err != nil {
 		return fail(env, err)
 	}
-	ctx, hard, stop := signalContext(env)
 	defer stop()
 	if o.builds.active() {
 		defer o.builds.stop(env)
@@ -135,7 +125,7 @@ func (o *abOptions) sides(env *Env, lineA, lineB []string) ([]*abSide, error) {
 	for _, s := range []struct {
 		name     string
 		line     []string
-		settings []serverSetting
+		settings []pgsql.Setting
 	}{{"A", lineA, o.setA}, {"B", lineB, o.setB}} {
 		b, err := parseBenchLine(env, "ab", s.line, nil)
 		if err != nil {
@@ -188,7 +178,7 @@ func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-c
 		Prepare: func(ctx context.Context, l series.Load) error {
 			sd := bySide(l)
 			if sd.server != nil {
-				if err := sd.server.apply(ctx, sd.name); err != nil {
+				if err := sd.server.Apply(ctx, sd.name); err != nil {
 					return err
 				}
 			}
@@ -219,7 +209,7 @@ func (o *abOptions) side(sd *abSide, l series.Load) series.Side {
 		s.Build = map[string]string{"A": o.builds.dirA, "B": o.builds.dirB}[sd.name]
 	}
 	for _, x := range sd.settings {
-		s.Settings = append(s.Settings, x.name+"="+x.value)
+		s.Settings = append(s.Settings, x.Name+"="+x.Value)
 	}
 	return s
 }

@@ -7,7 +7,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/run/sandbox"
 )
 
 // abBuilds are the two PostgreSQL builds an A/B series compares, each in
@@ -102,7 +103,7 @@ func (b *abBuilds) prepare(ctx context.Context, env *Env, conninfo string) error
 	}
 	defer conn.Close()
 	if err := conn.Exec(ctx, string(sql)); err != nil {
-		return fmt.Errorf("%s: %s", b.setup, pgErrorText(err))
+		return fmt.Errorf("%s: %s", b.setup, pgsql.ErrorText(err))
 	}
 	return nil
 }

@@ -33,15 +33,30 @@ type Env struct {
 // the exit status.
 func Run(env *Env, args []string) int {
 	if len(args) > 0 {
-		if sub, ok := subcommands[args[0]]; ok {
+		if sub, ok := subcommands()[args[0]]; ok {
 			return sub(env, args[1:])
 		}
 	}
 	return runPgbench(env, args)
 }
 
-// subcommands are gbench's additions to pgbench's command line.
-var subcommands = map[string]func(*Env, []string) int{}
+// subcommands returns gbench's additions to pgbench's command line, by
+// name: each takes the arguments after its name and returns the exit
+// status. Anything else is a pgbench command line. It is a function, not a
+// variable, because ab runs gbench itself (Run) to set its servers up.
+func subcommands() map[string]func(*Env, []string) int {
+	return map[string]func(*Env, []string) int{
+		"ab":        runAB,
+		"curve":     runCurve,
+		"matrix":    runMatrix,
+		"merge":     runMerge,
+		"plans":     runPlans,
+		"report":    runReport,
+		"sandbox":   runSandbox,
+		"slo":       runSLO,
+		"workloads": runWorkloads,
+	}
+}
 
 // usageError is an invalid command line or script: exit status 1.
 type usageError struct {

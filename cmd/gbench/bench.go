@@ -7,19 +7,19 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/fleet"
-	"github.com/gbench/gbench/engine/metrics"
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/runenv"
+	"github.com/gbench/gbench/internal/cnum"
+	"github.com/gbench/gbench/output/metrics"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/fleet"
+	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
 )
@@ -164,6 +164,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	if err := b.connectors(env, o); err != nil {
 		return nil, err
 	}
+	if err := b.cfg.Validate(); err != nil {
+		return nil, err
+	}
 	from, to := cfg.Shard.Clients(cfg.Clients, min(max(cfg.Threads, 1), cfg.Clients))
 	if err := checkFileLimit((to - from) * connsPerClient(prog)); err != nil {
 		return nil, err
@@ -272,7 +275,7 @@ func (o *options) setSeed(s, from string) error {
 // sscanf("%lu%c") does: leading blanks and a sign are accepted (a minus
 // wraps around), nothing may follow, and overflow gives the largest value.
 func parseSeed(s string) (uint64, bool) {
-	t := strings.TrimLeft(s, cSpace)
+	t := strings.TrimLeft(s, cnum.Space)
 	neg := false
 	if t != "" && (t[0] == '+' || t[0] == '-') {
 		neg, t = t[0] == '-', t[1:]
@@ -311,7 +314,7 @@ func (b *benchSetup) connectors(env *Env, o *options) error {
 			return err
 		}
 		b.pg = c
-		b.cfg.SQL = c
+		b.cfg.SQL = pgsql.Connector(c)
 	}
 	if p.HasRESP {
 		u := o.resp
@@ -325,21 +328,13 @@ func (b *benchSetup) connectors(env *Env, o *options) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		b.cfg.RESP = respConnector{ro}
+		b.cfg.RESP = resp.Connector(ro)
 		b.respOptions = ro
 	}
 	return nil
 }
 
 // respConnector dials Redis-protocol connections.
-type respConnector struct{ o resp.Options }
-
-func (r respConnector) Connect(ctx context.Context, dial engine.DialFunc) (net.Conn, error) {
-	o := r.o
-	o.DialFunc = dial
-	return resp.Dial(ctx, o)
-}
-
 // signalContext is cancelled by the first interrupt (Ctrl-C or SIGTERM):
 // clients then start no new transaction, running ones finish, and the run
 // ends with a summary of what completed. The returned channel is closed by

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // outcome is what one run of gbench or pgbench left behind.
@@ -139,12 +141,24 @@ func referencePgbench() (string, string) {
 	return pgbenchBin, pgbenchWhy
 }
 
-// needPgbench returns pgbench 15's path or skips the test.
+// alonePgbench says that a side-by-side test goes on with gbench alone
+// for want of pgbench 15. Under GBENCH_REQUIRE_SERVICES=1 it fails the
+// test instead, so that a comparison never silently turns one-sided.
+func alonePgbench(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if testsrv.Required() {
+		t.Fatalf(format+" (GBENCH_REQUIRE_SERVICES=1)", args...)
+	}
+	t.Logf(format, args...)
+}
+
+// needPgbench returns pgbench 15's path, or skips the test (fails it
+// under GBENCH_REQUIRE_SERVICES=1).
 func needPgbench(t testing.TB) string {
 	t.Helper()
 	path, why := referencePgbench()
 	if path == "" {
-		t.Skipf("no reference pgbench 15 (%s); set GBENCH_PGBENCH", why)
+		testsrv.Need(t, "no reference pgbench 15 (%s); set GBENCH_PGBENCH", why)
 	}
 	return path
 }
@@ -224,10 +238,7 @@ func needServer(t testing.TB) *pgconn.Config {
 	defer cancel()
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			t.Fatalf("PostgreSQL is required (GBENCH_REQUIRE_SERVICES=1): %v", err)
-		}
-		t.Skipf("PostgreSQL unreachable (%v); set GBENCH_TEST_PG", err)
+		testsrv.Need(t, "PostgreSQL unreachable (%v); set GBENCH_TEST_PG", err)
 	}
 	_ = conn.Close(ctx)
 	return cfg

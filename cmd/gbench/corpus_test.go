@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // scriptArgs returns the pgbench arguments a corpus script asks for on its
@@ -40,7 +42,7 @@ func corpusConninfo(t *testing.T) string {
 	var out, errb bytes.Buffer
 	env := &Env{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Now: time.Now}
 	if code := Run(env, []string{"-n", "-t", "1", "-f", writeScript(t, "SELECT 1;\n"), c}); code != 0 {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+		if testsrv.Required() {
 			t.Fatalf("PostgreSQL is required:\n%s", errb.String())
 		}
 		t.Skipf("PostgreSQL not reachable; set GBENCH_TEST_PG:\n%s", errb.String())

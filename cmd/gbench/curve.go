@@ -5,13 +5,11 @@ import (
 	"io"
 	"slices"
 
-	"github.com/gbench/gbench/engine/gate"
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/gate"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["curve"] = runCurve }
 
 // defaultCurveClients are the client counts of the pgbench method.
 var defaultCurveClients = []int{1, 4, 16, 64, 128}
@@ -34,25 +32,16 @@ type curveOptions struct {
 // status: 0 when every run succeeded, 1 for a bad command line or a
 // failed set-up, 2 when a run failed or Ctrl-C stopped the series.
 func runCurve(env *Env, args []string) int {
-	own, line, _ := splitDash(args)
 	o := &curveOptions{seriesOptions: seriesOptions{repeats: 3, warmup: 2, out: "curve.json"}, plateau: series.DefaultPlateau}
-	fs := pflag.NewFlagSet("gbench curve", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.Var(&matrixInts{p: &o.clients, name: "--clients"}, "clients", "closed loop over these client counts (default 1,4,16,64,128)")
-	fs.Var(&rateList{p: &o.rates, name: "--rates"}, "rates", "open loop over these target rates in tps, with the command line's -c clients")
-	fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau")
-	o.define(fs, "runs of each point")
-	fs.StringArrayVar(&o.thresholds, "threshold", nil, "check each point's medians against LIST, as a run's --threshold (no SCRIPT: terms); exit 3 when a point breaches one")
-	if err := parseSeriesFlags(fs, own); err != nil {
-		return fail(env, err)
-	}
-	if o.help {
-		curveUsage(env.Stdout, fs)
-		return exitOK
-	}
-	if !fs.Changed("seed") {
-		o.seed = uint64(env.Now().UnixNano())
+	line, code, done := openSeries(env, "curve", args, &o.seriesOptions, func(fs *pflag.FlagSet) {
+		fs.Var(&matrixInts{p: &o.clients, name: "--clients"}, "clients", "closed loop over these client counts (default 1,4,16,64,128)")
+		fs.Var(&rateList{p: &o.rates, name: "--rates"}, "rates", "open loop over these target rates in tps, with the command line's -c clients")
+		fs.Var(&percentValue{p: &o.plateau, name: "--plateau"}, "plateau", "a point within this percentage of the highest throughput is on the plateau")
+		o.define(fs, "runs of each point")
+		fs.StringArrayVar(&o.thresholds, "threshold", nil, "check each point's medians against LIST, as a run's --threshold (no SCRIPT: terms); exit 3 when a point breaches one")
+	}, curveUsage)
+	if done {
+		return code
 	}
 	if len(o.clients) > 0 && len(o.rates) > 0 {
 		return fail(env, usagef("--clients and --rates do not mix: a curve varies the clients (closed loop) or the rate (open loop)"))
@@ -76,10 +65,10 @@ func runCurve(env *Env, args []string) int {
 	if err := s.maxFiles(slices.MaxFunc(loads, func(a, b series.Load) int { return a.Clients - b.Clients }).Clients); err != nil {
 		return fail(env, err)
 	}
-	if err := checkWritable(o.out); err != nil {
+	ctx, hard, stop, err := startSeries(env, &o.seriesOptions)
+	if err != nil {
 		return fail(env, err)
 	}
-	ctx, hard, stop := signalContext(env)
 	defer stop()
 	if code := s.setUp(ctx, env, "curve"); code != exitOK {
 		return code
@@ -103,7 +92,7 @@ func runCurve(env *Env, args []string) int {
 		err = werr
 	}
 	breached := writePointGates(env, res.Thresholds)
-	code := finishSeries(env, res, o.out, err)
+	code = finishSeries(env, res, o.out, err)
 	if code == exitOK && breached {
 		return exitThreshold
 	}

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/output/report"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/fleet"
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/fleet"
 )
 
 // Environment variables a worker of a run over several machines reads
-// when the options do not say (see engine/fleet).
+// when the options do not say (see run/fleet).
 const (
 	envWorkers     = fleet.EnvWorkers
 	envWorkerIndex = fleet.EnvWorkerIndex

@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/run/sandbox"
 )
 
 // host is a load machine of its own: a network namespace joined to this
@@ -212,7 +213,7 @@ func TestFleetNamespaces(t *testing.T) {
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, Redis: true, MaxConnections: 40,
 		Listen: listen, Settings: map[string]string{"log_connections": "on"}})
 	if err != nil {
-		if strings.Contains(err.Error(), "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+		if strings.Contains(err.Error(), "not found (looked in") && !testsrv.Required() {
 			t.Skipf("no server binaries for the sandbox: %v", err)
 		}
 		t.Fatal(err)

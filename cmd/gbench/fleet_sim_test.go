@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/output/report"
 	"github.com/gbench/gbench/script"
 )
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gbench/gbench/cmd/gbench/internal/libc"
+	"github.com/gbench/gbench/internal/cnum"
 )
 
 // FuzzCNumbers checks gbench's readers of pgbench's numeric options against
@@ -43,7 +44,7 @@ func FuzzCNumbers(f *testing.F) {
 
 func checkStrtol(t *testing.T, s string) {
 	t.Helper()
-	n, end, overflow := strtol(s)
+	n, end, overflow := cnum.Strtol(s)
 	cn, cend, erange, _ := libc.Strtol(s)
 	if n != cn || end != cend || overflow != erange {
 		t.Fatalf("strtol(%q) = %d, %d, %v; C: %d, %d, %v", s, n, end, overflow, cn, cend, erange)
@@ -52,7 +53,7 @@ func checkStrtol(t *testing.T, s string) {
 
 func checkAtof(t *testing.T, s string) {
 	t.Helper()
-	v := atof(s)
+	v := cnum.Atof(s)
 	cv, _, _ := libc.Strtod(s)
 	if !sameFloat(v, cv) {
 		t.Fatalf("atof(%q) = %v; C: %v", s, v, cv)
@@ -67,7 +68,7 @@ func sameFloat(a, b float64) bool {
 func checkAtoi(t *testing.T, s string) {
 	t.Helper()
 	cv, _ := libc.Atoi(s)
-	if v := atoi(s); v != cv {
+	if v := cnum.Atoi(s); v != cv {
 		t.Fatalf("atoi(%q) = %d; C: %d", s, v, cv)
 	}
 }
@@ -90,7 +91,7 @@ func checkIntOption(t *testing.T, s string) {
 	cn, end, erange, _ := libc.Strtol(s)
 	want := ""
 	switch {
-	case strings.TrimLeft(s[end:], cSpace) != "":
+	case strings.TrimLeft(s[end:], cnum.Space) != "":
 		want = `invalid value "` + s + `" for option -c/--client`
 	case erange || cn != int64(int32(cn)) || cn < 1:
 		want = "-c/--client must be in range 1..2147483647"

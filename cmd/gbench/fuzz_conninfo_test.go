@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/cnum"
 )
 
 // FuzzConninfo feeds connection strings and URIs with -h, -p and -U to
@@ -17,7 +20,7 @@ import (
 // host, port or user itself, and the URI means what pgx makes of it; and
 // redactConninfo hides passwords while keeping the rest, so that a string
 // pgx accepts still parses, to the same settings but with the password
-// "xxxxx". Errors start with the redacted string. Seeds are in
+// "xxxxx". Errors start with the pgsql.Redacted string. Seeds are in
 // testdata/fuzz/FuzzConninfo.
 func FuzzConninfo(f *testing.F) {
 	for _, s := range []string{
@@ -36,13 +39,13 @@ func FuzzConninfo(f *testing.F) {
 		}
 		checkPgConfigError(t, s, host, port, user)
 		checkRedactRoundTrip(t, s)
-		if isURI(s) {
+		if pgsql.IsURI(s) {
 			checkURIDefaults(t, s, host, port, user)
 		}
 	})
 }
 
-// checkPgConfigError checks that a refused -d is quoted redacted.
+// checkPgConfigError checks that a refused -d is quoted pgsql.Redacted.
 func checkPgConfigError(t *testing.T, s, host, port, user string) {
 	t.Helper()
 	o := &options{dbname: s, host: host, port: port, username: user}
@@ -51,12 +54,12 @@ func checkPgConfigError(t *testing.T, s, host, port, user string) {
 		return
 	}
 	mustUsage([]string{"-d", s}, err)
-	if want := "cannot parse `" + redactConninfo(connString(o)) + "`: "; !strings.HasPrefix(err.Error(), want) {
+	if want := "cannot parse `" + pgsql.RedactConninfo(connString(o)) + "`: "; !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("-d %q: error %q does not start with %q", s, err, want)
 	}
 }
 
-// checkRedactRoundTrip checks that the redacted form of a string pgx
+// checkRedactRoundTrip checks that the pgsql.Redacted form of a string pgx
 // accepts means the same settings, without a password.
 func checkRedactRoundTrip(t *testing.T, s string) {
 	t.Helper()
@@ -64,24 +67,24 @@ func checkRedactRoundTrip(t *testing.T, s string) {
 	if err != nil || ambiguousUserinfo(s) {
 		return
 	}
-	red := redactConninfo(s)
+	red := pgsql.RedactConninfo(s)
 	back, err := pgconn.ParseConfig(red)
 	if err != nil {
-		t.Fatalf("redactConninfo(%q) = %q, which does not parse: %v", s, red, err)
+		t.Fatalf("pgsql.RedactConninfo(%q) = %q, which does not parse: %v", s, red, err)
 	}
-	if back.Password != "" && back.Password != redacted || (c.Password == "") != (back.Password == "") {
-		t.Fatalf("redactConninfo(%q) = %q has password %q (was %q)", s, red, back.Password, c.Password)
+	if back.Password != "" && back.Password != pgsql.Redacted || (c.Password == "") != (back.Password == "") {
+		t.Fatalf("pgsql.RedactConninfo(%q) = %q has password %q (was %q)", s, red, back.Password, c.Password)
 	}
 	if a, b := configText(c), configText(back); a != b {
-		t.Fatalf("redactConninfo(%q) = %q\nparses as %s\n  instead %s", s, red, b, a)
+		t.Fatalf("pgsql.RedactConninfo(%q) = %q\nparses as %s\n  instead %s", s, red, b, a)
 	}
 }
 
 // ambiguousUserinfo reports a URI whose user information holds '@' or
 // '?' unescaped: pgx ends it at the first '@', redactConninfo at the last
-// and hides a '?' whole, so the redacted URI may name another host.
+// and hides a '?' whole, so the pgsql.Redacted URI may name another host.
 func ambiguousUserinfo(s string) bool {
-	if !isURI(s) {
+	if !pgsql.IsURI(s) {
 		return false
 	}
 	_, rest, _ := strings.Cut(s, "://")
@@ -101,12 +104,12 @@ func checkURIDefaults(t *testing.T, uri, host, port, user string) {
 		return
 	}
 	defaults := map[string]string{"host": host, "port": port, "user": user}
-	merged := uriWithDefaults(uri, defaults)
+	merged := pgsql.URIWithDefaults(uri, defaults)
 	m, err := pgconn.ParseConfig(merged)
 	used := ""
 	for _, k := range []string{"host", "port", "user"} {
 		if defaults[k] != "" && !keys[k] && !(k == "port" && hostList(uri)) {
-			used += " " + k + "=" + quoteConnValue(defaults[k])
+			used += " " + k + "=" + pgsql.QuoteConnValue(defaults[k])
 		}
 	}
 	d, derr := pgconn.ParseConfig(used)
@@ -211,7 +214,7 @@ func configParams(c *pgconn.Config) string {
 func configText(c *pgconn.Config) string {
 	var params []string
 	for k, v := range c.RuntimeParams {
-		if secretKey(k) {
+		if pgsql.SecretKey(k) {
 			v = "(secret)"
 		}
 		params = append(params, k+"="+v)
@@ -227,7 +230,7 @@ func configText(c *pgconn.Config) string {
 // FuzzConninfoPassword builds connection strings with a password in a
 // known place, spelled in one of several ways, between fuzzed text, and
 // checks that no trace of it shows in what gbench prints of them: the
-// error for -d, the redacted string, and the command line a matrix result
+// error for -d, the pgsql.Redacted string, and the command line a matrix result
 // records. The password is made of the letters Q, Z and J, which the
 // fuzzed text may not hold. Seeds are in testdata/fuzz/FuzzConninfoPassword.
 func FuzzConninfoPassword(f *testing.F) {
@@ -249,7 +252,7 @@ func FuzzConninfoPassword(f *testing.F) {
 		if _, err := pgConfig(o); err != nil {
 			shown = append(shown, err.Error())
 		}
-		shown = append(shown, redactConninfo(s), redactArg("--pg="+s), strings.Join(redactArgs([]string{"--pg", s}), " "))
+		shown = append(shown, pgsql.RedactConninfo(s), redactArg("--pg="+s), strings.Join(redactArgs([]string{"--pg", s}), " "))
 		for _, out := range shown {
 			for _, trace := range []string{"QZ", "ZJ", "JQ"} {
 				if strings.Contains(out, trace) {
@@ -267,8 +270,8 @@ func passwordForm(form uint8, pre, post string) (string, bool) {
 	if strings.ContainsAny(pre+post, "QZJ\x00") {
 		return "", false
 	}
-	kv := !strings.ContainsAny(pre, `'\`) && (pre == "" || isCSpace(pre[len(pre)-1])) &&
-		!strings.HasSuffix(strings.TrimRight(pre, cSpace), "=")
+	kv := !strings.ContainsAny(pre, `'\`) && (pre == "" || strings.IndexByte(cnum.Space, pre[len(pre)-1]) >= 0) &&
+		!strings.HasSuffix(strings.TrimRight(pre, cnum.Space), "=")
 	switch form % 7 {
 	case 0:
 		return pre + "password=QZJQZJ" + post, kv

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/matrix"
-	"github.com/gbench/gbench/engine/matrix/schema"
+	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/matrix"
 )
 
 // FuzzMatrixArgs feeds command lines (NUL-separated) and the environment

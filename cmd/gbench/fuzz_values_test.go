@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/script"
 )
 
@@ -73,10 +74,10 @@ func checkSeriesValues(t *testing.T, s string) {
 	} else if back := 0.0; !(frac > 0 && frac < 1) || (&percentValue{p: &back}).Set((&percentValue{p: &frac}).String()) != nil || math.Abs(back-frac) > 1e-15 {
 		t.Fatalf("--plateau %q = %v does not round-trip (%v)", s, frac, back)
 	}
-	var set []serverSetting
+	var set []pgsql.Setting
 	if err := (&settingList{p: &set, name: "--set-a"}).Set(s); err != nil {
 		quoted("--set-a", err)
-	} else if len(set) != 1 || set[0].name == "" || strings.ContainsAny(set[0].name, " \t'\";=") {
+	} else if len(set) != 1 || set[0].Name == "" || strings.ContainsAny(set[0].Name, " \t'\";=") {
 		t.Fatalf("--set-a %q = %+v", s, set)
 	}
 }

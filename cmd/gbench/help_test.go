@@ -46,7 +46,7 @@ func TestVersionForm(t *testing.T) {
 // text's own "(default N)" and pflag's), in any subcommand's --help.
 func TestHelpDefaultsOnce(t *testing.T) {
 	cmds := [][]string{{"--help"}, {"workloads", "load", "--help"}}
-	for name := range subcommands {
+	for name := range subcommands() {
 		cmds = append(cmds, []string{name, "--help"})
 	}
 	for _, args := range cmds {

@@ -44,7 +44,7 @@ func TestInitMatchesPgbench(t *testing.T) {
 	cfg := needServer(t)
 	pg, why := referencePgbench()
 	if pg == "" {
-		t.Logf("checking gbench alone: no reference pgbench 15 (%s)", why)
+		alonePgbench(t, "checking gbench alone: no reference pgbench 15 (%s)", why)
 	}
 	gdb, pdb := scratchDB(t, cfg, "init_g"), scratchDB(t, cfg, "init_p")
 	for _, c := range initCases {

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -78,7 +79,7 @@ func startSandbox(t *testing.T) *sandbox.Sandbox {
 	t.Helper()
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, Redis: true, MaxConnections: 30})
 	if err != nil {
-		if strings.Contains(err.Error(), "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+		if strings.Contains(err.Error(), "not found (looked in") && !testsrv.Required() {
 			t.Skipf("no server binaries for the sandbox: %v", err)
 		}
 		t.Fatal(err)

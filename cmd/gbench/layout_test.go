@@ -7,7 +7,7 @@ import (
 
 // TestPgbenchOutput18 runs two scripts with --pgbench-output=18 and
 // --latency-percentiles: the per-script sections take pgbench 18's
-// layout (the golden files of engine/report pin it line by line) and the
+// layout (the golden files of output/report pin it line by line) and the
 // bare percentile flag means 50,95,99.
 func TestPgbenchOutput18(t *testing.T) {
 	needServer(t)

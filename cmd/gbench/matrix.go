@@ -13,16 +13,14 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/matrix"
-	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/matrix"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["matrix"] = runMatrix }
 
 // matrixEnvVars are the environment variables that set the plan's
 // defaults, as the reference benchmark's script reads them; flags win.
@@ -141,7 +139,7 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 // finishMatrix reports how the run ended and returns the exit status.
 func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int {
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", redact(err.Error()))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", pgsql.RedactMessage(err.Error()))
 		if len(res.Samples) == 0 && !res.Interrupted {
 			return exitUsage
 		}
@@ -373,7 +371,7 @@ func (o *matrixOptions) selectPaths(p *matrix.Plan) error {
 // readPlan reads the plan a --plan argument names: a plan file when there
 // is a file of that name, else a bundled plan.
 func readPlan(arg string) (*matrix.Plan, matrix.PlanOptions, error) {
-	popts := matrix.PlanOptions{Name: arg, File: arg, Redact: redact}
+	popts := matrix.PlanOptions{Name: arg, File: arg, Redact: pgsql.RedactMessage}
 	var data []byte
 	st, err := os.Stat(arg)
 	if err == nil && !st.Mode().IsRegular() {
@@ -417,7 +415,7 @@ func readPlan(arg string) (*matrix.Plan, matrix.PlanOptions, error) {
 func matrixPG(conninfo string) (*pgsql.Config, error) {
 	pg, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
-		return nil, usagef("invalid --pg: %s", parseConfigError(conninfo, err))
+		return nil, usagef("invalid --pg: %s", pgsql.ParseConfigError(conninfo, err))
 	}
 	pg.SetFallbackApplicationName("gbench-matrix")
 	return pg, nil

@@ -20,8 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gbench/gbench/engine/matrix/schema"
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/workloads"
 )
 
@@ -42,7 +43,7 @@ func TestMatrixSandboxSmoke(t *testing.T) {
 	out := filepath.Join(dir, "x.json")
 	o := runGbench("matrix", "--connections", "4", "--repeats", "1", "--duration", "1", "--keys", "1,16", "--out", out)
 	if o.code != exitOK {
-		if strings.Contains(o.stderr, "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+		if strings.Contains(o.stderr, "not found (looked in") && !testsrv.Required() {
 			t.Skipf("no PostgreSQL or Redis to start a sandbox with:\n%s", o.stderr)
 		}
 		t.Fatalf("gbench matrix: exit status %d\n%s", o.code, o.stderr)

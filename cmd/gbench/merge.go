@@ -8,11 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["merge"] = runMerge }
 
 // runMerge is "gbench merge [-o FILE] A.json B.json...": it combines the
 // JSON results of separate runs of the same scripts exactly, writes the

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/metrics"
+	"github.com/gbench/gbench/output/metrics"
 )
 
 // metricsLinger bounds how long gbench waits after a run for a Prometheus

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // dashboard is deploy/grafana's dashboard, relative to this package.
@@ -27,7 +29,7 @@ var dashboard = filepath.Join("..", "..", "deploy", "grafana", "gbench.json")
 func TestMetricsPromtool(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+		if testsrv.Required() {
 			t.Fatalf("promtool is required (GBENCH_REQUIRE_SERVICES=1; apt-get install prometheus): %v", err)
 		}
 		t.Skipf("skipped: no promtool (apt-get install prometheus): %v", err)

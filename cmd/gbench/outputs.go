@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/output/report"
 )
 
 // outputs are a run's outputs besides the summary: -P lines, -l logs, the

@@ -20,8 +20,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/engine/stats"
+	"github.com/gbench/gbench/output/report"
 )
 
 // outScripts are the scripts the output tests run, by file name.

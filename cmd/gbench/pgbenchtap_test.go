@@ -502,7 +502,7 @@ func tapRunners(t *testing.T) ([]*tapRunner, map[string]tapVars) {
 			return execPgbenchEnv(pg, env, args...)
 		}})
 	} else {
-		t.Logf("running gbench alone: no reference pgbench 15 (%s)", why)
+		alonePgbench(t, "running gbench alone: no reference pgbench 15 (%s)", why)
 	}
 	// gbench runs in-process: runTap sets its environment.
 	runners = append(runners, &tapRunner{prog: "gbench", inProcess: true,

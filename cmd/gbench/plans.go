@@ -6,11 +6,9 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/gbench/gbench/engine/matrix"
+	"github.com/gbench/gbench/run/matrix"
 	"github.com/gbench/gbench/workloads"
 )
-
-func init() { subcommands["plans"] = runPlans }
 
 // planCommands are the commands of "gbench plans".
 var planCommands = map[string]func(*Env, []string) int{

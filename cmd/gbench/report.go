@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gbench/gbench/engine/matrix/schema"
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["report"] = runReport }
 
 // reportFile is the name of the markdown report in the output directory.
 const reportFile = "report.md"

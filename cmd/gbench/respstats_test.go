@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gbench/gbench/engine/report"
 	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/output/report"
 )
 
 // infoStats reads the counters of INFO stats that the cache counters

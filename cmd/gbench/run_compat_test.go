@@ -63,7 +63,7 @@ func TestRunsMatchPgbench(t *testing.T) {
 	db := scratchDB(t, cfg, "runs")
 	initArgs := []string{"-i", "-s", "2", "-q", db}
 	if pg == "" {
-		t.Logf("checking gbench alone: no reference pgbench 15 (%s)", why)
+		alonePgbench(t, "checking gbench alone: no reference pgbench 15 (%s)", why)
 		if out := runGbench(initArgs...); out.code != 0 {
 			t.Fatalf("gbench -i: %d\n%s", out.code, out.stderr)
 		}

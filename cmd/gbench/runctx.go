@@ -7,7 +7,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/runenv"
+	"github.com/gbench/gbench/run/runenv"
 )
 
 // probeTimeout bounds each Redis call of the context probes.
@@ -23,14 +23,15 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 		open := func(ctx context.Context) (*pgsql.Client, error) { return b.pg.Open(ctx) }
 		desc, err := describePG(ctx, open)
 		if err != nil {
-			rc.Notes = append(rc.Notes, "PostgreSQL was not described: "+redact(err.Error()))
+			rc.Notes = append(rc.Notes, "PostgreSQL was not described: "+pgsql.RedactMessage(err.Error()))
 		} else {
 			rc.Postgres, p.PG, p.VersionNum = desc, open, desc.VersionNum
 		}
 	}
-	if r, ok := b.cfg.RESP.(respConnector); ok {
+	if b.cfg.RESP != nil {
+		ro := b.respOptions
 		open := func(ctx context.Context) (*resp.Client, func(), error) {
-			c, err := resp.Dial(ctx, r.o)
+			c, err := resp.Dial(ctx, ro)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -40,7 +41,7 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 		}
 		desc, err := describeRedis(ctx, open)
 		if err != nil {
-			rc.Notes = append(rc.Notes, "the Redis server was not described: "+redact(err.Error()))
+			rc.Notes = append(rc.Notes, "the Redis server was not described: "+pgsql.RedactMessage(err.Error()))
 		} else {
 			rc.Redis, p.Redis = desc, open
 		}

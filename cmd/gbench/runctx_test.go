@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
 )
 
 // TestJSONRecordsContext runs one SQL and RESP run with --json and checks

@@ -14,12 +14,10 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
-	"github.com/gbench/gbench/engine/sandbox"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["sandbox"] = runSandbox }
 
 // sandboxMargin is how many PostgreSQL connections the sandbox allows
 // beyond gbench's clients: gbench's setup connection, a psql session or

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
 )
@@ -114,7 +115,7 @@ func TestSandboxProbeReplaysStdin(t *testing.T) {
 // binaries, unless GBENCH_REQUIRE_SERVICES=1.
 func needSandbox(t *testing.T, out outcome) {
 	t.Helper()
-	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") && os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") && !testsrv.Required() {
 		t.Skipf("no server binaries for the sandbox:\n%s", out.stderr)
 	}
 }
@@ -320,10 +321,7 @@ func claimRedis(t *testing.T, key string, first, last int) (string, net.Conn) {
 			}
 			c, err := resp.Dial(ctx, o)
 			if err != nil {
-				if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-					t.Fatalf("Redis is required (GBENCH_REQUIRE_SERVICES=1): %v", err)
-				}
-				t.Skipf("Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
+				testsrv.Need(t, "Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
 			}
 			if redisReply(t, c, "SET", key, strconv.Itoa(os.Getpid()), "NX", "PX", "300000").Kind == resp.KindNull {
 				c.Close()

@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/runenv"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/run/runenv"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
 
@@ -60,6 +61,42 @@ func splitDash(args []string) (own, bench []string, ok bool) {
 		return args, nil, false
 	}
 	return args[:i], args[i+1:], true
+}
+
+// openSeries is the opening that ab, curve and slo share: it splits args
+// at "--", defines the command's flags with define (which declares the
+// shared ones with o.define, where they belong in the help), parses the
+// command's own, answers --help with usage, and takes the seed from the
+// clock unless --seed gave one. It returns the command line to measure;
+// done means the command is over, with exit status code.
+func openSeries(env *Env, name string, args []string, o *seriesOptions, define func(*pflag.FlagSet), usage func(io.Writer, *pflag.FlagSet)) (line []string, code int, done bool) {
+	own, line, _ := splitDash(args)
+	fs := pflag.NewFlagSet("gbench "+name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	define(fs)
+	if err := parseSeriesFlags(fs, own); err != nil {
+		return nil, fail(env, err), true
+	}
+	if o.help {
+		usage(env.Stdout, fs)
+		return nil, exitOK, true
+	}
+	if !fs.Changed("seed") {
+		o.seed = uint64(env.Now().UnixNano())
+	}
+	return line, exitOK, false
+}
+
+// startSeries is the last check before a series runs, that its result
+// file can be written, and then the catching of interrupts: ctx ends at
+// the first, hard closes at the second; stop releases the signals.
+func startSeries(env *Env, o *seriesOptions) (ctx context.Context, hard <-chan struct{}, stop func(), err error) {
+	if err := checkWritable(o.out); err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, hard, stop = signalContext(env)
+	return ctx, hard, stop, nil
 }
 
 // parseSeriesFlags parses a series command's own options.
@@ -176,7 +213,7 @@ func (s *seriesBench) vacuum(ctx context.Context) error {
 	}
 	conn, err := s.b.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting for VACUUM: %s", redact(err.Error()))
+		return fmt.Errorf("connecting for VACUUM: %s", pgsql.RedactMessage(err.Error()))
 	}
 	defer conn.Close()
 	vacuum(ctx, &Env{Stderr: io.Discard}, conn, s.o.vacuumAll)

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
-	"github.com/gbench/gbench/engine/sandbox"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/internal/testsrv"
+	"github.com/gbench/gbench/run/sandbox"
+	"github.com/gbench/gbench/run/series"
 )
 
 // startSeriesSandbox starts a throwaway PostgreSQL for the series tests,
@@ -26,7 +27,7 @@ func startSeriesSandbox(t *testing.T) *sandbox.Sandbox {
 	// The sandbox lives as long as Start's ctx: the test's whole life.
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, MaxConnections: 40, Log: io.Discard})
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") != "1" {
+		if !testsrv.Required() {
 			t.Skipf("cannot start a sandbox: %v", err)
 		}
 		t.Fatalf("sandbox: %v", err)
@@ -358,7 +359,7 @@ func testABSettings(t *testing.T, dir, conninfo string) {
 func testABBuilds(t *testing.T, dir string) {
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	if len(bins) == 0 {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+		if testsrv.Required() {
 			t.Fatal("no PostgreSQL build in /usr/lib/postgresql/*/bin")
 		}
 		t.Skip("no PostgreSQL build in /usr/lib/postgresql/*/bin")
@@ -434,7 +435,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+	if testsrv.Required() {
 		t.Fatal("chromium is required (GBENCH_REQUIRE_SERVICES=1): apt-get install -y chromium")
 	}
 	t.Skip("no chromium to check the page in")

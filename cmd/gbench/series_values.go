@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gbench/gbench/engine/pgsql"
 )
 
 // rateList is a list of positive rates in tps (--rates).
@@ -80,12 +82,9 @@ func (v *oneRate) Type() string   { return "TPS" }
 
 // settingList collects server settings given as NAME=VALUE.
 type settingList struct {
-	p    *[]serverSetting
+	p    *[]pgsql.Setting
 	name string
 }
-
-// serverSetting is one NAME=VALUE of --set-a or --set-b.
-type serverSetting struct{ name, value string }
 
 func (v *settingList) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
@@ -93,14 +92,14 @@ func (v *settingList) Set(s string) error {
 	if !ok || name == "" || strings.ContainsAny(name, " \t'\";") {
 		return optErrf("invalid value \"%s\" for option %s: expected a server setting as NAME=VALUE, like work_mem=64MB", s, v.name)
 	}
-	*v.p = append(*v.p, serverSetting{name: strings.ToLower(name), value: value})
+	*v.p = append(*v.p, pgsql.Setting{Name: strings.ToLower(name), Value: value})
 	return nil
 }
 
 func (v *settingList) String() string {
 	var parts []string
 	for _, s := range *v.p {
-		parts = append(parts, s.name+"="+s.value)
+		parts = append(parts, s.Name+"="+s.Value)
 	}
 	return strings.Join(parts, ",")
 }

@@ -16,7 +16,7 @@ import (
 func (b *benchSetup) tableInfo(ctx context.Context, env *Env, conn *pgsql.Client) error {
 	info, err := pgsql.ReadTableInfo(ctx, conn)
 	if err != nil {
-		msg := fmt.Sprintf("could not count number of branches: %s", pgErrorText(err))
+		msg := fmt.Sprintf("could not count number of branches: %s", pgsql.ErrorText(err))
 		if errors.Is(err, pgsql.ErrNoTables) {
 			msg += fmt.Sprintf("\ngbench: hint: Perhaps you need to do initialization (\"gbench -i\") in database \"%s\".", b.database())
 		}
@@ -33,19 +33,8 @@ func (b *benchSetup) tableInfo(ctx context.Context, env *Env, conn *pgsql.Client
 // vacuum runs pgbench's pre-run maintenance, reporting and ignoring errors.
 func vacuum(ctx context.Context, env *Env, conn *pgsql.Client, all bool) {
 	pgsql.Vacuum(ctx, conn, all, env.Stderr, func(err error) {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\ngbench: detail: (ignoring this error and continuing anyway)\n", pgErrorText(err))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\ngbench: detail: (ignoring this error and continuing anyway)\n", pgsql.ErrorText(err))
 	})
-}
-
-// pgErrorText formats a server error the way libpq prints it.
-func pgErrorText(err error) string {
-	if qe := (*pgsql.Error)(nil); errors.As(err, &qe) {
-		return qe.Error()
-	}
-	if pe, ok := pgsql.AsServerError(err); ok {
-		return fmt.Sprintf("%s:  %s", pe.Severity, pe.Message)
-	}
-	return redact(err.Error())
 }
 
 // runInit is -i: pgbench's initialization.

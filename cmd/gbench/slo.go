@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gbench/gbench/engine/report"
-	"github.com/gbench/gbench/engine/series"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
 )
-
-func init() { subcommands["slo"] = runSLO }
 
 // sloOptions are the options of gbench slo.
 type sloOptions struct {
@@ -34,29 +32,20 @@ type sloOptions struct {
 // set-up, 2 when a run failed or Ctrl-C stopped the search, 3 under
 // --fail-below when the objective is met nowhere or below its rate.
 func runSLO(env *Env, args []string) int {
-	own, line, _ := splitDash(args)
 	o := &sloOptions{seriesOptions: seriesOptions{repeats: 3, warmup: 2, out: "slo.json"},
 		resolution: series.DefaultResolution, maxRuns: series.DefaultMaxRuns, failBelow: -1}
-	fs := pflag.NewFlagSet("gbench slo", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.StringVar(&o.objective, "slo", "", "the objective: a latency percentile bound like \"p99<=5ms\", optionally \",failures<=1%\" (failed and skipped transactions)")
-	fs.Var(&oneRate{p: &o.minRate, name: "--min-rate"}, "min-rate", "bottom of the range in tps (default: 10% of the top)")
-	fs.Var(&oneRate{p: &o.maxRate, name: "--max-rate"}, "max-rate", "top of the range in tps (default: the clients' closed-loop throughput, measured first)")
-	fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate")
-	fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included")
-	o.define(fs, "runs that confirm the answer: their median must meet the objective")
-	fs.Var(&failBelowValue{&o.failBelow}, "fail-below", "exit with status 3 when the objective is met nowhere or, with =TPS, when the rate found is below TPS")
-	fs.Lookup("fail-below").NoOptDefVal = "0"
-	if err := parseSeriesFlags(fs, own); err != nil {
-		return fail(env, err)
-	}
-	if o.help {
-		sloUsage(env.Stdout, fs)
-		return exitOK
-	}
-	if !fs.Changed("seed") {
-		o.seed = uint64(env.Now().UnixNano())
+	line, code, done := openSeries(env, "slo", args, &o.seriesOptions, func(fs *pflag.FlagSet) {
+		fs.StringVar(&o.objective, "slo", "", "the objective: a latency percentile bound like \"p99<=5ms\", optionally \",failures<=1%\" (failed and skipped transactions)")
+		fs.Var(&oneRate{p: &o.minRate, name: "--min-rate"}, "min-rate", "bottom of the range in tps (default: 10% of the top)")
+		fs.Var(&oneRate{p: &o.maxRate, name: "--max-rate"}, "max-rate", "top of the range in tps (default: the clients' closed-loop throughput, measured first)")
+		fs.Var(&percentValue{p: &o.resolution, name: "--resolution"}, "resolution", "stop bisecting when the gap is below this percentage of the rate")
+		fs.Var(&intValue{p: &o.maxRuns, name: "--max-runs", min: 2, max: maxInt}, "max-runs", "at most this many runs, the capacity probe and confirmations included")
+		o.define(fs, "runs that confirm the answer: their median must meet the objective")
+		fs.Var(&failBelowValue{&o.failBelow}, "fail-below", "exit with status 3 when the objective is met nowhere or, with =TPS, when the rate found is below TPS")
+		fs.Lookup("fail-below").NoOptDefVal = "0"
+	}, sloUsage)
+	if done {
+		return code
 	}
 	if o.objective == "" {
 		return fail(env, &usageError{msg: "gbench slo needs an objective, like --slo 'p99<=5ms'", hint: true})
@@ -75,10 +64,10 @@ func runSLO(env *Env, args []string) int {
 	if err := s.maxFiles(s.o.clients); err != nil {
 		return fail(env, err)
 	}
-	if err := checkWritable(o.out); err != nil {
+	ctx, hard, stop, err := startSeries(env, &o.seriesOptions)
+	if err != nil {
 		return fail(env, err)
 	}
-	ctx, hard, stop := signalContext(env)
 	defer stop()
 	if code := s.setUp(ctx, env, "slo"); code != exitOK {
 		return code
@@ -107,7 +96,7 @@ func runSLO(env *Env, args []string) int {
 	if werr := report.SeriesText(env.Stdout, res); werr != nil && saveErr == nil {
 		saveErr = werr
 	}
-	code := finishSeries(env, res, o.out, saveErr)
+	code = finishSeries(env, res, o.out, saveErr)
 	if code == exitOK && gateNote != "" {
 		fmt.Fprintf(env.Stderr, "gbench slo: %s (--fail-below)\n", gateNote)
 		return exitThreshold

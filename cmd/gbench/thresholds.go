@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/gate"
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/gate"
 	"github.com/gbench/gbench/script"
 	"github.com/spf13/pflag"
 )

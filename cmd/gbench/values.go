@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gbench/gbench/internal/cnum"
 	"github.com/gbench/gbench/script"
 )
 
@@ -29,8 +30,8 @@ type intValue struct {
 }
 
 func (v *intValue) Set(s string) error {
-	n, end, overflow := strtol(s)
-	if strings.TrimLeft(s[end:], cSpace) != "" {
+	n, end, overflow := cnum.Strtol(s)
+	if strings.TrimLeft(s[end:], cnum.Space) != "" {
 		return optErrf("invalid value \"%s\" for option %s", s, v.name)
 	}
 	if overflow || n < int64(v.min) || n > int64(v.max) {
@@ -38,29 +39,6 @@ func (v *intValue) Set(s string) error {
 	}
 	*v.p = int(n)
 	return nil
-}
-
-// cSpace is what C's isspace accepts.
-const cSpace = " \t\n\v\f\r"
-
-// strtol reads a base-10 integer like C's strtol: leading blanks, a sign,
-// digits. end is the index after the number, 0 when there is none;
-// overflow is strtol's ERANGE (n is then clamped).
-func strtol(s string) (n int64, end int, overflow bool) {
-	i := len(s) - len(strings.TrimLeft(s, cSpace))
-	j := i
-	if j < len(s) && (s[j] == '+' || s[j] == '-') {
-		j++
-	}
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k == j {
-		return 0, 0, false
-	}
-	n, err := strconv.ParseInt(s[i:k], 10, 64)
-	return n, k, err != nil
 }
 
 func (v *intValue) String() string { return strconv.Itoa(*v.p) }
@@ -93,7 +71,7 @@ func parseWeight(s string) (string, int, error) {
 	if i < 0 {
 		return s, 1, nil
 	}
-	n, end, overflow := strtol(s[i+1:])
+	n, end, overflow := cnum.Strtol(s[i+1:])
 	if end == 0 || overflow || end != len(s)-i-1 {
 		return "", 0, optErrf("invalid weight specification: %s", s[i:])
 	}
@@ -160,7 +138,7 @@ func (v *modeValue) Type() string   { return "MODE" }
 type rateValue struct{ p *float64 }
 
 func (v *rateValue) Set(s string) error {
-	r := atof(s)
+	r := cnum.Atof(s)
 	if !(r > 0) || math.IsInf(r, 0) {
 		return optErrf("invalid rate limit: \"%s\"", s)
 	}
@@ -174,7 +152,7 @@ func (v *rateValue) Type() string   { return "NUM" }
 type limitValue struct{ p *float64 }
 
 func (v *limitValue) Set(s string) error {
-	r := atof(s)
+	r := cnum.Atof(s)
 	if !(r > 0) || math.IsInf(r, 0) {
 		return optErrf("invalid latency limit: \"%s\"", s)
 	}
@@ -188,7 +166,7 @@ func (v *limitValue) Type() string   { return "NUM" }
 type samplingValue struct{ p *float64 }
 
 func (v *samplingValue) Set(s string) error {
-	r := atof(s)
+	r := cnum.Atof(s)
 	if !(r > 0 && r <= 1) {
 		return optErrf("invalid sampling rate: \"%s\"", s)
 	}
@@ -203,7 +181,7 @@ func (v *samplingValue) Type() string   { return "NUM" }
 type triesValue struct{ p *int }
 
 func (v *triesValue) Set(s string) error {
-	n := int(atoi(s))
+	n := int(cnum.Atoi(s))
 	if n < 0 {
 		return optErrf("invalid number of maximum tries: \"%s\"", s)
 	}
@@ -326,3 +304,6 @@ func (v *backoffValue) Set(s string) error {
 }
 func (v *backoffValue) String() string { return "" }
 func (v *backoffValue) Type() string   { return "DELAY[,MAX]" }
+
+// itoa formats n in base 10.
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/report"
+	"github.com/gbench/gbench/output/report"
 )
 
 // warmUp is --warmup: it runs the workload as configured, for the warm-up

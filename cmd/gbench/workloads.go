@@ -15,8 +15,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands["workloads"] = runWorkloads }
-
 // workloadCommands are the commands of "gbench workloads".
 var workloadCommands = map[string]func(*Env, []string) int{
 	"list":    runWorkloadsList,

@@ -143,7 +143,7 @@ func (lo *loadOptions) connect(ctx context.Context) (*loadTargets, error) {
 			t.close()
 			return nil, usagef("could not connect to Redis: %v", err)
 		}
-		t.where = append(t.where, "Redis ("+redact(lo.resp)+")")
+		t.where = append(t.where, "Redis ("+pgsql.RedactMessage(lo.resp)+")")
 	}
 	return t, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // Helpers for the tests of Init that need a real PostgreSQL and, for the
@@ -34,10 +36,7 @@ func initTestConfig(tb testing.TB) *pgconn.Config {
 	defer cancel()
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
-		if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-			tb.Fatalf("PostgreSQL unreachable (GBENCH_REQUIRE_SERVICES=1): %v", err)
-		}
-		tb.Skipf("PostgreSQL unreachable, set GBENCH_TEST_PG: %v", err)
+		testsrv.Need(tb, "PostgreSQL unreachable, set GBENCH_TEST_PG: %v", err)
 	}
 	_ = conn.Close(ctx)
 	return cfg

@@ -9,16 +9,15 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // needService skips the test because a server is missing, or fails it when
 // GBENCH_REQUIRE_SERVICES=1 says the servers must be there.
 func needService(t *testing.T, format string, args ...any) {
 	t.Helper()
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format, args...)
+	testsrv.Need(t, format, args...)
 }
 
 // testRedisURL is the shared Redis server of the integration tests.

@@ -2,7 +2,7 @@
 // that need to break them: stop a primary, promote a replica, restart a
 // server under its clients, fail a Redis master over through Sentinel.
 // Tests that only need a server to talk to use the machine's own
-// (GBENCH_TEST_PG, GBENCH_TEST_REDIS); engine/sandbox starts the servers of
+// (GBENCH_TEST_PG, GBENCH_TEST_REDIS); run/sandbox starts the servers of
 // a benchmark run.
 //
 //	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})

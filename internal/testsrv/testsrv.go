@@ -13,14 +13,27 @@ import (
 	"time"
 )
 
-// need skips the test because something is missing, or fails it when
-// GBENCH_REQUIRE_SERVICES=1 says it must be there.
-func need(t testing.TB, format string, args ...any) {
+// Need skips the test because something it needs (a server, pgbench 15,
+// a tool) is missing, saying what with format and args, or fails it when
+// GBENCH_REQUIRE_SERVICES=1 says everything must be there (as .ci/test.sh
+// sets), so that an integration or side-by-side test never silently turns
+// into no test. It is the one place that decides; call it from the test's
+// goroutine.
+func Need(t testing.TB, format string, args ...any) {
 	t.Helper()
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+	if Required() {
 		t.Fatalf(format+" (GBENCH_REQUIRE_SERVICES=1)", args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// Required reports whether GBENCH_REQUIRE_SERVICES=1 asks that every
+// service the tests use be there.
+func Required() bool { return os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" }
+
+func need(t testing.TB, format string, args ...any) {
+	t.Helper()
+	Need(t, format, args...)
 }
 
 // freePort returns a TCP port of 127.0.0.1 that was free a moment ago.

@@ -10,7 +10,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/gbench/gbench/engine/fleet"
+	"github.com/gbench/gbench/run/fleet"
 )
 
 // jobUID stands for the uid Kubernetes gives the Job, the same label on

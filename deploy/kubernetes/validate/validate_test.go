@@ -22,7 +22,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
-	"github.com/gbench/gbench/engine/fleet"
+	"github.com/gbench/gbench/run/fleet"
 )
 
 // kustomizeDir is deploy/kubernetes, relative to this test.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/pgbench from pgbench")
@@ -23,7 +25,7 @@ func needPgbench(t *testing.T) {
 		return
 	}
 	msg := "pgbench or the server at GBENCH_TEST_PG (" + Conninfo() + ") is not available"
-	if os.Getenv("GBENCH_REQUIRE_SERVICES") == "1" {
+	if testsrv.Required() {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)

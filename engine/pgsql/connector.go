@@ -1,0 +1,31 @@
+package pgsql
+
+import (
+	"context"
+	"net"
+
+	"github.com/gbench/gbench/engine/driver"
+	"github.com/gbench/gbench/script"
+)
+
+// Opener opens a PostgreSQL connection taken over from pgconn, with
+// sockets from dial. *Config is one; the matrix wraps it to warm caches.
+type Opener interface {
+	Connect(ctx context.Context, dial DialFunc) (*Conn, error)
+}
+
+// Connector returns the engine's connector for PostgreSQL: connections
+// from o, each with a Session for the program's query mode.
+func Connector(o Opener) driver.Connector { return connector{o} }
+
+type connector struct{ o Opener }
+
+func (c connector) Connect(ctx context.Context, dial driver.Dial, p *script.Program, notice func(severity, message string)) (net.Conn, driver.Driver, error) {
+	conn, err := c.o.Connect(ctx, dial)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := NewSession(p.Mode, p.NumSQL, conn.TxStatus)
+	s.Notice = notice
+	return conn.Net, s, nil
+}
