@@ -38,6 +38,15 @@ type Outage struct {
 // Duration is End - Start.
 func (o *Outage) Duration() time.Duration { return o.End - o.Start }
 
+// Unavailable returns the windows' total length and the longest.
+func (r *Result) Unavailable() (total, longest time.Duration) {
+	for i := range r.Outages {
+		d := r.Outages[i].Duration()
+		total, longest = total+d, max(longest, d)
+	}
+	return total, longest
+}
+
 // outages tracks the windows across every thread of a run. Failures and
 // recoveries take its lock; a successful transaction checks only its own
 // client's state, so that the hot path has no shared access while the

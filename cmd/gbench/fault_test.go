@@ -213,17 +213,7 @@ func faultArgs(extra ...string) []string {
 func TestReconnectAcrossPostgresRestart(t *testing.T) {
 	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})
 	conninfo := pg.ConnString()
-	exec := func(sql string) {
-		c, err := pgconn.Connect(context.Background(), conninfo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close(context.Background())
-		if err := c.Exec(context.Background(), sql).Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exec("CREATE TABLE done (client int)")
+	sandboxSQL(t, conninfo, "CREATE TABLE done (client int)")
 	dir := t.TempDir()
 	sql := filepath.Join(dir, "insert.sql")
 	os.WriteFile(sql, []byte("INSERT INTO done VALUES (:client_id);\n"), 0o644)
@@ -244,17 +234,7 @@ func TestReconnectAcrossPostgresRestart(t *testing.T) {
 	checkCounts(t, res, dir)
 	// Every committed row is a completed transaction, or one whose
 	// COMMIT's reply the restart cut off (counted as failed).
-	var rows int64
-	c, err := pgconn.Connect(context.Background(), conninfo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
-	rr := c.ExecParams(context.Background(), "SELECT count(*) FROM done", nil, nil, nil, nil).Read()
-	if rr.Err != nil {
-		t.Fatal(rr.Err)
-	}
-	rows, _ = strconv.ParseInt(string(rr.Rows[0][0]), 10, 64)
+	rows := pgCount(t, conninfo, "SELECT count(*) FROM done")
 	if n := res.Counters; rows < n.Processed || rows > n.Processed+n.ConnectionFailures {
 		t.Errorf("%d rows, for %d completed and %d failed transactions", rows, n.Processed, n.ConnectionFailures)
 	}
@@ -267,22 +247,14 @@ func TestReconnectAfterTerminateBackend(t *testing.T) {
 	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})
 	run := startFaultRun(t, faultArgs("-n", "-f", writeScript(t, "SELECT 1;\n"), "-c", "4", "-T", "3", "-R", "400", pg.ConnString())...)
 	time.Sleep(time.Second)
-	c, err := pgconn.Connect(context.Background(), pg.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr := c.ExecParams(context.Background(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()", nil, nil, nil, nil).Read()
-	c.Close(context.Background())
-	if rr.Err != nil {
-		t.Fatal(rr.Err)
-	}
+	killed := pgCount(t, pg.ConnString(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")
 	o, res := run.wait(t, 3*time.Second+time.Minute)
 	if o.code != 0 || res.Aborted != 0 {
 		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
 	}
 	checkCounts(t, res, "")
 	if got := res.Counters.ConnectionFailures; got != 4 || res.Availability.Reconnects < 4 {
-		t.Errorf("terminated %s backends: %d connection failures, %d reconnections", rr.Rows[0][0], got, res.Availability.Reconnects)
+		t.Errorf("terminated %d backends: %d connection failures, %d reconnections", killed, got, res.Availability.Reconnects)
 	}
 }
 
@@ -454,7 +426,7 @@ func TestCutNetwork(t *testing.T) {
 // of a read-write host list go on on the new primary.
 func TestFailoverToPromotedStandby(t *testing.T) {
 	primary := testsrv.StartPostgres(t, testsrv.PGOptions{})
-	pgExec(t, primary.ConnString(), "CREATE TABLE done (client int, at timestamptz DEFAULT now())")
+	sandboxSQL(t, primary.ConnString(), "CREATE TABLE done (client int, at timestamptz DEFAULT now())")
 	standby := primary.Replica(t)
 	conninfo := fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%d,%d user=postgres dbname=postgres sslmode=disable target_session_attrs=read-write connect_timeout=2",
 		primary.Port, standby.Port)
@@ -482,30 +454,13 @@ func TestFailoverToPromotedStandby(t *testing.T) {
 	}
 }
 
-func pgExec(t *testing.T, conninfo, sql string) {
-	t.Helper()
-	c, err := pgconn.Connect(context.Background(), conninfo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
-	if err := c.Exec(context.Background(), sql).Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
+// pgCount runs a query of one integer (sandboxSQL) and returns it.
 func pgCount(t *testing.T, conninfo, sql string) int64 {
 	t.Helper()
-	c, err := pgconn.Connect(context.Background(), conninfo)
+	n, err := strconv.ParseInt(string(sandboxSQL(t, conninfo, sql)[0][0]), 10, 64)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", sql, err)
 	}
-	defer c.Close(context.Background())
-	rr := c.ExecParams(context.Background(), sql, nil, nil, nil, nil).Read()
-	if rr.Err != nil {
-		t.Fatal(rr.Err)
-	}
-	n, _ := strconv.ParseInt(string(rr.Rows[0][0]), 10, 64)
 	return n
 }
 
@@ -551,7 +506,7 @@ func TestSentinelFailover(t *testing.T) {
 // pgbench 15's does.
 func TestContinueOnError(t *testing.T) {
 	pg := testsrv.StartPostgres(t, testsrv.PGOptions{})
-	pgExec(t, pg.ConnString(), "CREATE TABLE u (k int PRIMARY KEY)")
+	sandboxSQL(t, pg.ConnString(), "CREATE TABLE u (k int PRIMARY KEY)")
 	script := writeScript(t, "\\set k random(1, 20)\nBEGIN;\nINSERT INTO u VALUES (:k);\nEND;\n")
 	o := runGbench("-n", "-f", script, "-c", "2", "-t", "50", "--continue-on-error", "--failures-detailed", pg.ConnString())
 	if o.code != 0 {

@@ -26,11 +26,7 @@ func writeOutages(w *writer, s *Summary, t *stats.Txn, of int64) {
 	w.printf("number of connection failures: %d (%s%%)\n", t.ConnectionFailures, fmtPct(pct(t.ConnectionFailures, of)))
 	w.printf("number of reconnections: %d (failed attempts: %d)\n", st.Reconnects, st.ReconnectFailures)
 	ws := s.Result.Outages
-	var sum, longest time.Duration
-	for i := range ws {
-		sum += ws[i].Duration()
-		longest = max(longest, ws[i].Duration())
-	}
+	sum, longest := s.Result.Unavailable()
 	w.printf("unavailability windows: %d, total %s, longest %s\n", len(ws), secs(sum), secs(longest))
 	for i := range ws {
 		if i == maxListedOutages {

@@ -136,10 +136,8 @@ func fillSample(s *schema.Sample, res *engine.Result, probeCPU time.Duration) {
 	t := res.Stats.Total
 	s.BenchS, s.ConnectS = res.Bench.Seconds(), res.ConnElapsed.Seconds()
 	s.Requests, s.Failures, s.Aborted = t.Cnt, t.Failures(), res.Aborted
-	s.ConnectionFailures = t.ConnectionFailures
-	for i := range res.Outages {
-		s.UnavailableS += res.Outages[i].Duration().Seconds()
-	}
+	total, _ := res.Unavailable()
+	s.ConnectionFailures, s.UnavailableS = t.ConnectionFailures, total.Seconds()
 	s.Interrupted = res.Interrupted
 	if s.BenchS > 0 {
 		s.ReqS = float64(t.Cnt) / s.BenchS

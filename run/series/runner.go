@@ -112,10 +112,8 @@ func fill(run *Run, res *engine.Result) {
 	run.UserS, run.SysS = res.UserCPU.Seconds(), res.SysCPU.Seconds()
 	run.Aborted, run.Interrupted = res.Aborted, res.Interrupted
 	run.ConnectionFailures, run.Reconnects = t.ConnectionFailures, res.Stats.Reconnects
-	run.Outages = len(res.Outages)
-	for i := range res.Outages {
-		run.UnavailableS += res.Outages[i].Duration().Seconds()
-	}
+	total, _ := res.Unavailable()
+	run.Outages, run.UnavailableS = len(res.Outages), total.Seconds()
 }
 
 // runError says why a run failed, or "" when it did not. Failed
