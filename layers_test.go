@@ -2,6 +2,7 @@ package gbench_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -32,9 +33,10 @@ var depth = map[string]int{
 	"result/schema":           1, // the JSON result schema: no engine, no pgx
 	"engine/internal/netpoll": 1, // the network stack: epoll, io_uring, portable
 
-	"engine/driver": 2, // the driver interface
-	"engine/pgsql":  3, // PostgreSQL driver (the only pgx user)
-	"engine/resp":   3, // RESP driver
+	"engine/driver":    2, // the driver interface
+	"bench/refcompare": 2, // the side-by-side with the reference's figures
+	"engine/pgsql":     3, // PostgreSQL driver (the only pgx user)
+	"engine/resp":      3, // RESP driver
 
 	"engine":      4, // clients, threads, --rate, the state machine
 	"workloads":   4, // bundled scripts and their setup
@@ -67,45 +69,55 @@ func TestLayers(t *testing.T) {
 	if len(pkgs) < 10 {
 		t.Fatalf("go list reported %d packages", len(pkgs))
 	}
-	for _, p := range pkgs {
-		d, ok := depth[p.rel]
-		if !ok {
-			t.Errorf("%s has no depth in layers_test.go: give it its layer", p.rel)
-			continue
-		}
-		for _, dep := range p.deps {
-			if dd, ok := depth[dep]; ok && dd >= d {
-				t.Errorf("%s (depth %d) depends on %s (depth %d)%s: imports flow to lower depths only", p.rel, d, dep, dd, via(p, dep))
-			}
-		}
-		if parent := nestedUnder(p.rel); parent != "" && depth[parent] <= d {
-			t.Errorf("%s (depth %d) is nested under %s (depth %d): a nested package is below its parent", p.rel, d, parent, depth[parent])
-		}
-		if p.rel == "engine" {
-			for _, drv := range []string{"engine/pgsql", "engine/resp"} {
-				if slices.Contains(p.deps, drv) {
-					t.Errorf("engine depends on %s%s: it knows drivers only through engine/driver; callers give it connectors", drv, via(p, drv))
-				}
-			}
-		}
-		for _, imp := range p.imports {
-			if strings.HasPrefix(imp, "github.com/jackc/pgx/") && p.rel != "engine/pgsql" {
-				t.Errorf("%s imports %s: only engine/pgsql speaks pgx", p.rel, imp)
-			}
-		}
-		if leaf(p.rel) {
-			for _, bad := range []string{"github.com/jackc/pgx/v5/pgconn", mod + "/engine"} {
-				if slices.Contains(p.all, bad) {
-					t.Errorf("%s depends on %s%s: it reads results and needs neither the engine nor pgx", p.rel, rel(bad), via(p, rel(bad)))
-				}
-			}
-		}
+	for _, e := range layerErrors(pkgs) {
+		t.Error(e)
 	}
 	for rel := range depth {
 		if !slices.ContainsFunc(pkgs, func(p pkg) bool { return p.rel == rel }) {
 			t.Errorf("layers_test.go names %s, which go list does not report", rel)
 		}
 	}
+}
+
+// layerErrors returns what is wrong with pkgs by the rules TestLayers
+// states, one message each.
+func layerErrors(pkgs []pkg) []string {
+	var errs []string
+	for _, p := range pkgs {
+		d, ok := depth[p.rel]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("%s has no depth in layers_test.go: give it its layer", p.rel))
+			continue
+		}
+		for _, dep := range p.deps {
+			if dd, ok := depth[dep]; ok && dd >= d {
+				errs = append(errs, fmt.Sprintf("%s (depth %d) depends on %s (depth %d)%s: imports flow to lower depths only", p.rel, d, dep, dd, via(p, dep)))
+			}
+		}
+		if parent := nestedUnder(p.rel); parent != "" && depth[parent] <= d {
+			errs = append(errs, fmt.Sprintf("%s (depth %d) is nested under %s (depth %d): a nested package is below its parent", p.rel, d, parent, depth[parent]))
+		}
+		if p.rel == "engine" {
+			for _, drv := range []string{"engine/pgsql", "engine/resp"} {
+				if slices.Contains(p.deps, drv) {
+					errs = append(errs, fmt.Sprintf("engine depends on %s%s: it knows drivers only through engine/driver; callers give it connectors", drv, via(p, drv)))
+				}
+			}
+		}
+		for _, imp := range p.imports {
+			if strings.HasPrefix(imp, "github.com/jackc/pgx/") && p.rel != "engine/pgsql" {
+				errs = append(errs, fmt.Sprintf("%s imports %s: only engine/pgsql speaks pgx", p.rel, imp))
+			}
+		}
+		if leaf(p.rel) {
+			for _, bad := range []string{"github.com/jackc/pgx/v5/pgconn", mod + "/engine"} {
+				if slices.Contains(p.all, bad) {
+					errs = append(errs, fmt.Sprintf("%s depends on %s%s: it reads results and needs neither the engine nor pgx", p.rel, rel(bad), via(p, rel(bad))))
+				}
+			}
+		}
+	}
+	return errs
 }
 
 const mod = "github.com/gbench/gbench"
@@ -218,4 +230,81 @@ func nestedUnder(rel string) string {
 func leaf(rel string) bool {
 	return strings.HasPrefix(rel, "result/") || strings.HasPrefix(rel, "script") ||
 		slices.Contains([]string{"output/chart", "engine/driver", "engine/stats"}, rel)
+}
+
+// TestLayersCatchIndirect: the rules catch a wrong import where it is made
+// and in every package that reaches it through others, and name the
+// chain.
+func TestLayersCatchIndirect(t *testing.T) {
+	const pgconn = "github.com/jackc/pgx/v5/pgconn"
+	for _, c := range []struct {
+		name    string
+		imports map[string][]string
+		want    []string
+	}{
+		{"legal", map[string][]string{"result/schema": {"result/jsonfile"}, "result/jsonfile": nil, "engine": {"engine/driver"}, "engine/driver": {"script"}, "script": nil}, nil},
+		{"depth through a leaf", map[string][]string{"result/schema": {"result/jsonfile"}, "result/jsonfile": {"script"}, "script": nil}, []string{
+			"result/jsonfile (depth 0) depends on script (depth 1): imports flow",
+			"result/schema (depth 1) depends on script (depth 1) (through result/jsonfile): imports flow",
+		}},
+		{"a driver through the driver interface", map[string][]string{"engine": {"engine/driver"}, "engine/driver": {"engine/pgsql"}, "engine/pgsql": nil}, []string{
+			"engine/driver (depth 2) depends on engine/pgsql (depth 3)",
+			"engine depends on engine/pgsql (through engine/driver): it knows drivers only through engine/driver",
+		}},
+		{"pgx under a leaf", map[string][]string{"script": {"result/gate"}, "result/gate": {pgconn}}, []string{
+			"result/gate imports " + pgconn + ": only engine/pgsql speaks pgx",
+			"result/gate depends on " + pgconn + ": it reads results",
+			"script depends on " + pgconn + " (through result/gate): it reads results",
+		}},
+	} {
+		errs := layerErrors(graph(c.imports))
+		if len(errs) != len(c.want) {
+			t.Errorf("%s: %d errors, want %d:\n%s", c.name, len(errs), len(c.want), strings.Join(errs, "\n"))
+			continue
+		}
+		for _, w := range c.want {
+			if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, w) }) {
+				t.Errorf("%s: no error starting %q in:\n%s", c.name, w, strings.Join(errs, "\n"))
+			}
+		}
+	}
+}
+
+// graph makes the packages of an import graph as listDeps would: each key
+// a gbench package (relative), each value its imports (relative for
+// gbench's, full for others).
+func graph(imports map[string][]string) []pkg {
+	full := func(p string) string {
+		if strings.Contains(p, ".") {
+			return p
+		}
+		return mod + "/" + p
+	}
+	direct := map[string][]string{}
+	for p, imps := range imports {
+		for _, i := range imps {
+			direct[full(p)] = append(direct[full(p)], full(i))
+		}
+	}
+	var pkgs []pkg
+	for p := range imports {
+		q := pkg{rel: p, imports: direct[full(p)], direct: direct}
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(f string) {
+			for _, i := range direct[f] {
+				if !seen[i] {
+					seen[i] = true
+					q.all = append(q.all, i)
+					if strings.HasPrefix(i, mod+"/") {
+						q.deps = append(q.deps, rel(i))
+					}
+					walk(i)
+				}
+			}
+		}
+		walk(full(p))
+		pkgs = append(pkgs, q)
+	}
+	return pkgs
 }

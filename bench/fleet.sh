@@ -25,7 +25,7 @@ if [ -z "${SCRIPT:-}" ]; then
 fi
 
 # A throwaway server, up until we stop it.
-"$bin" sandbox --items 128 --keys 16 >"$OUT/sandbox.out" 2>"$OUT/sandbox.err" &
+"$bin" sandbox --items 128 --keyspace 16 >"$OUT/sandbox.out" 2>"$OUT/sandbox.err" &
 sandbox=$!
 trap 'kill -INT $sandbox 2>/dev/null; wait $sandbox 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do

@@ -71,6 +71,17 @@ while read -r pkg target; do
 		failed=1
 		input=$(sed -n 's/.*Failing input written to \(.*\)$/\1/p' "$out" | tail -n 1)
 		status="FAIL ${input:-(see $out)}"
+		# The log stays in a temporary folder that a CI machine does not
+		# keep: print why it failed, and the failing input, here.
+		{
+			echo "== $target failed; the end of $out:"
+			grep -v '^fuzz: elapsed:' "$out" | tail -n 40
+			if [ -n "$input" ] && [ -f "$pkg/$input" ]; then
+				echo "== the failing input, $pkg/$input (first 2 KB, as go test wrote it):"
+				head -c 2048 "$pkg/$input"
+				echo
+			fi
+		} >&2
 	fi
 	printf '%-22s %-14s %8s %8s %12s %6s  %s\n' "$target" "${pkg#./}" "$secs" "${fuzzed:--}" \
 		"${execs:-0}" "${new:-0}" "$status" >>"$summary"

@@ -46,6 +46,9 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 go build -o "$work/gbench" ./cmd/gbench
+# Durability: fsync and synchronous_commit off, full_page_writes on. The workloads only read, so no
+# commit waits for a WAL flush either way; the tables in docs/design.md say so. This is not the
+# sandbox's setting (durability on by default since issue 25).
 $runas "$PGBIN/initdb" -D "$work/data" -A trust -U postgres >/dev/null
 $runas "$PGBIN/pg_ctl" -D "$work/data" -l "$work/server.log" -w \
 	-o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB -c fsync=off -c synchronous_commit=off" start >/dev/null

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/gbench/gbench/engine/driver"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -32,7 +33,7 @@ const (
 
 // waitSet is the set of a client's connections it needs input from: bit k
 // for connection k.
-type waitSet uint8
+type waitSet uint64
 
 func waitOn(k int) waitSet { return 1 << k }
 
@@ -64,7 +65,11 @@ type client struct {
 	tries     int
 	randSaved script.PRNG
 
-	conns []*conn // by protocol; nil when not connected
+	conns []*conn // by protocol, then a cluster's other nodes; nil when not connected
+	// route routes the commands of protocol routeK over a cluster's
+	// nodes; nil outside a cluster (engine/cluster.go).
+	route  driver.Router
+	routeK int
 	// sent holds when each pipelined command answered on its own was
 	// queued, by command index, to record its latency at its reply.
 	sent []int64
@@ -234,7 +239,7 @@ func (c *client) startTx(now *int64) bool {
 }
 
 func (c *client) needConnect() bool {
-	for _, cn := range c.conns {
+	for _, cn := range c.conns[:len(c.th.run.protos)] {
 		if cn == nil {
 			return true
 		}
@@ -256,7 +261,11 @@ func (c *client) inTransaction() bool {
 // schedule, skipping slots already too late under --latency-limit.
 func (c *client) prepareThrottle(now int64) {
 	t := c.th
-	t.throttleTrigger += t.throttleRand.Poisson(t.throttleDelay) * 1000
+	if t.ramp == nil {
+		t.throttleTrigger += t.throttleRand.Poisson(t.throttleDelay) * 1000
+	} else {
+		t.throttleTrigger = t.ramp.next(&t.throttleRand)
+	}
 	c.txnScheduled = t.throttleTrigger
 	if limit := int64(t.cfg.LatencyLimit); limit > 0 && t.throttleTrigger < now-limit {
 		c.recordTxn(now, true)

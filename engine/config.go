@@ -29,6 +29,12 @@ type Config struct {
 	// Rate is the target total rate in transactions per second (-R); 0 for
 	// no throttling.
 	Rate float64
+	// RateEnd, when above 0 and unlike Rate, ramps the rate linearly from
+	// Rate at the start to RateEnd at Duration (a stage's
+	// rate=FROM..TO): the schedule is then a non-homogeneous Poisson
+	// process whose intensity follows the ramp. It needs Rate and
+	// Duration.
+	RateEnd float64
 	// LatencyLimit (-L); 0 for none.
 	LatencyLimit time.Duration
 	// MaxTries (--max-tries); 0 means unlimited.

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"net"
+
 	"github.com/gbench/gbench/engine/internal/netpoll"
 
 	"github.com/gbench/gbench/engine/driver"
@@ -32,13 +34,13 @@ func newConn(tr netpoll.Stream, d driver.Driver) *conn {
 
 // connToken is the poller token of a client's connection k.
 func (t *thread) connToken(index, k int) netpoll.Token {
-	return netpoll.Token(index*len(t.run.protos) + k)
+	return netpoll.Token(index*t.run.stride + k)
 }
 
 // connByToken returns the client and the index of the connection an
 // event is about.
 func (t *thread) connByToken(tok netpoll.Token) (*client, int) {
-	n := len(t.run.protos)
+	n := t.run.stride
 	return t.clients[int(tok)/n], int(tok) % n
 }
 
@@ -56,12 +58,19 @@ func (t *thread) dropConn(s *sconn) {
 	_ = s.tr.Close()
 }
 
-// openConns opens a client's connections, one per protocol. It may block;
-// it registers nothing.
-func (r *run) openConns(ctx context.Context) ([]*conn, error) {
+// openConns opens a client's connections, one per protocol (in a cluster,
+// to its node 0). It may block; it registers nothing.
+func (r *run) openConns(ctx context.Context, c *client) ([]*conn, error) {
 	conns := make([]*conn, len(r.protos))
 	for k, p := range r.protos {
-		nc, d, err := p.open(ctx, r.net.Dial)
+		var nc net.Conn
+		var d driver.Driver
+		var err error
+		if p.cluster != nil {
+			nc, d, err = c.route.Connect(ctx, r.net.Dial, 0)
+		} else {
+			nc, d, err = p.open(ctx, r.net.Dial)
+		}
 		if err == nil {
 			var tr netpoll.Stream
 			if tr, err = r.net.Take(nc); err == nil {
@@ -83,6 +92,7 @@ func (t *thread) install(c *client, conns []*conn) error {
 	copy(c.conns, conns)
 	for k, cn := range conns {
 		cn.tok = t.connToken(c.index, k)
+		cn.attach(&t.bufs)
 		if err := t.poll.Add(cn.tr, cn.tok); err != nil {
 			return err
 		}
@@ -93,7 +103,7 @@ func (t *thread) install(c *client, conns []*conn) error {
 // connectClient connects a client under -C, blocking the thread as pgbench
 // does.
 func (t *thread) connectClient(c *client) error {
-	conns, err := t.run.openConns(t.run.ctx)
+	conns, err := t.run.openConns(t.run.ctx, c)
 	if err != nil {
 		return fmt.Errorf("connection for client %d failed: %w", c.id, err)
 	}

@@ -146,6 +146,15 @@ func (c *client) shell(cmd *script.Command) {
 // send sends a command on connection k; outside a pipeline the client
 // then waits for its reply.
 func (c *client) send(k int, cmd *script.Command, now int64) bool {
+	if c.route != nil && k == c.routeK {
+		var ok bool
+		if k, ok = c.routeCommand(cmd); !ok {
+			return false
+		}
+		if k < 0 {
+			return c.sendSplit(cmd, now)
+		}
+	}
 	cn := c.conns[k]
 	if c.th.cfg.Debug && cn.desc != nil {
 		c.debugf("client %d sending %s", c.id, cn.desc.Describe(nil, cmd, c.env.Vars))

@@ -18,7 +18,7 @@ func (c *client) onError(now int64) {
 	}
 	c.wait = 0
 	for k, cn := range c.conns {
-		if cn.tx == nil || !cn.tx.InTransaction() {
+		if cn == nil || cn.tx == nil || !cn.tx.InTransaction() {
 			continue
 		}
 		cn.out = cn.tx.Rollback(cn.out)

@@ -181,6 +181,48 @@ func TestFakeRateScheduleAndEnd(t *testing.T) {
 	})
 }
 
+// TestFakeRateLag: one client at 100 tps on a server that takes 8 ms,
+// so that some slots fall due while the client is busy. On the fake
+// clock a slot's transaction starts when it falls due or when the client
+// is free, whichever is later, and its lag is that start minus the slot;
+// the client takes no slot once it is free at or after -T. Replaying the
+// seeded schedule so gives the run's count and its exact lags.
+func TestFakeRateLag(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rate, d, seed, latency = 100.0, 2 * time.Second, 5, 8 * time.Millisecond
+		res := fakeRun(t, "SELECT 1;\n", latency, func(c *engine.Config) {
+			c.Clients, c.Transactions, c.Duration, c.Rate, c.Seed = 1, 0, d, rate, seed
+		})
+		var free, maxLag, sumLag time.Duration
+		var n, late int64
+		for _, slot := range slotTimes(seed, 1, rate, d) {
+			start := max(slot, free)
+			if start >= d {
+				break
+			}
+			lag := start - slot
+			if lag > 0 {
+				late++
+			}
+			maxLag, sumLag, n = max(maxLag, lag), sumLag+lag, n+1
+			free = start + latency
+		}
+		if late == 0 {
+			t.Fatal("the seed gives no late slot: the test would not test the lag")
+		}
+		lag := res.Stats.Total.Lag
+		if got := res.Stats.Total.Cnt; got != n {
+			t.Errorf("%d transactions, want the replayed schedule's %d", got, n)
+		}
+		if want := float64(maxLag.Microseconds()); lag.Max != want {
+			t.Errorf("largest lag %v us, want %v", lag.Max, want)
+		}
+		if got, want := lag.Mean(), float64(sumLag.Microseconds())/float64(n); got < want-1e-6 || got > want+1e-6 {
+			t.Errorf("mean lag %.3f us, want %.3f (%d of %d slots late)", got, want, late, n)
+		}
+	})
+}
+
 // TestFakeLatencyIsTheServers: on the fake clock a closed-loop client's
 // transactions take exactly the server's latency, and -t ends the run
 // after its transactions.

@@ -21,7 +21,9 @@ import (
 // a signal reaches its os/signal channel, both while the run still sleeps.
 // A loop's wait that held its P through the sleep (a raw wait never
 // interrupted, or one retried on EINTR) would hold both until the sleep
-// ended: the test asserts that order, with seconds to spare, not a speed.
+// ended: the test asserts that order, not a speed. The GC starts at the
+// run's first progress tick, not a guessed time after Run, and the sleep's
+// earliest end is counted from that tick.
 func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sleeps 6 s")
@@ -37,11 +39,21 @@ func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
 	}
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 2, Threads: 2, Transactions: 1, MaxTries: 1,
-		Seed: 1, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr}
+		Seed: 1, Scale: 1, SQL: pgsql.Connector(pg), Stderr: &stderr, Tick: 500 * time.Millisecond}
+	// The first progress tick comes half a second after the run started,
+	// the clients then in their 6 s sleep (their first command) whatever
+	// the connections took to open: the sleep ends 5.5 s after it at the
+	// earliest.
+	ticked := make(chan time.Time, 1)
+	cfg.OnProgress = func(engine.Progress) {
+		select {
+		case ticked <- time.Now():
+		default:
+		}
+	}
 	done := make(chan struct{})
 	var res *engine.Result
 	var runErr error
-	runStart := time.Now()
 	go func() {
 		defer close(done)
 		res, runErr = engine.Run(context.Background(), cfg)
@@ -50,7 +62,12 @@ func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
 	signal.Notify(sig, syscall.SIGUSR1)
 	defer signal.Stop(sig)
 
-	time.Sleep(time.Second) // connected, and both clients asleep
+	var tick time.Time
+	select {
+	case tick = <-ticked:
+	case <-done:
+		t.Fatalf("the run ended before its first progress tick: %v\n%s", runErr, stderr.String())
+	}
 	start := time.Now()
 	runtime.GC()
 	gcTook := time.Since(start)
@@ -63,7 +80,7 @@ func TestIdleWaitsDoNotStallGCOrSignals(t *testing.T) {
 		t.Fatal("the run ended before the signal was handled")
 	}
 	sigTook := time.Since(start)
-	sleepEnd := runStart.Add(6 * time.Second)
+	sleepEnd := tick.Add(6*time.Second - cfg.Tick)
 	if time.Now().After(sleepEnd) {
 		t.Fatalf("the garbage collection (%v) and the signal (%v) waited for the run's sleep to end", gcTook, sigTook)
 	}

@@ -13,7 +13,7 @@ func (c *client) startPipeline(cmd *script.Command, now int64) bool {
 	}
 	block := c.pipelineBlock()
 	for _, cn := range c.conns {
-		if cn.pipe == nil {
+		if cn == nil || cn.pipe == nil {
 			continue
 		}
 		if err := cn.pipe.StartPipeline(block); err != nil {
@@ -23,7 +23,7 @@ func (c *client) startPipeline(cmd *script.Command, now int64) bool {
 	}
 	c.wait = 0
 	for k, cn := range c.conns {
-		if cn.prep == nil {
+		if cn == nil || cn.prep == nil {
 			continue
 		}
 		var sent bool
@@ -81,7 +81,7 @@ func (c *client) syncPipeline(cmd *script.Command) {
 		return
 	}
 	for _, cn := range c.conns {
-		if cn.pipe != nil {
+		if cn != nil && cn.pipe != nil {
 			cn.out = cn.pipe.Sync(cn.out)
 		}
 	}
@@ -95,7 +95,7 @@ func (c *client) endPipeline(cmd *script.Command, now int64) bool {
 		return false
 	}
 	for _, cn := range c.conns {
-		if cn.pipe != nil {
+		if cn != nil && cn.pipe != nil {
 			cn.out = cn.pipe.Sync(cn.out)
 		}
 	}

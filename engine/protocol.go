@@ -19,6 +19,10 @@ type protocol struct {
 	// open connects with sockets from dial and returns the connection with
 	// its driver.
 	open func(ctx context.Context, dial DialFunc) (net.Conn, driver.Driver, error)
+	// cluster, when not nil, routes the protocol's commands over several
+	// servers (a Redis Cluster): every client gets a router and opens its
+	// connections through it (engine/cluster.go).
+	cluster driver.Cluster
 }
 
 // protocols lists the protocols the program speaks, with their connectors
@@ -30,7 +34,9 @@ func (r *run) protocols() ([]protocol, error) {
 		protos = append(protos, protocol{kind: script.CmdSQL, open: r.opener(cfg.SQL)})
 	}
 	if p.HasRESP {
-		protos = append(protos, protocol{kind: script.CmdRESP, open: r.opener(cfg.RESP)})
+		p := protocol{kind: script.CmdRESP, open: r.opener(cfg.RESP)}
+		p.cluster, _ = cfg.RESP.(driver.Cluster) // Validate ran its Check
+		protos = append(protos, p)
 	}
 	return protos, nil
 }

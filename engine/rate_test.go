@@ -16,6 +16,12 @@ import (
 // :default_seed, then per thread: script choice, throttle, sampling). It
 // returns the number of slots scheduled up to d.
 func scheduledSlots(seed uint64, clients int, rate float64, d time.Duration) int64 {
+	return int64(len(slotTimes(seed, clients, rate, d)))
+}
+
+// slotTimes is the seeded schedule of scheduledSlots itself: the times,
+// from the start, of its slots up to d.
+func slotTimes(seed uint64, clients int, rate float64, d time.Duration) []time.Duration {
 	var base script.PRNG
 	base.Seed(seed)
 	for i := 0; i < clients; i++ {
@@ -26,13 +32,14 @@ func scheduledSlots(seed uint64, clients int, rate float64, d time.Duration) int
 	var throttle script.PRNG
 	throttle.Seed(base.Uint64())
 	delayUs := 1e6 / rate
-	var at, n int64
+	var at int64
+	var slots []time.Duration
 	for {
 		at += throttle.Poisson(delayUs) * 1000
 		if at > int64(d) {
-			return n
+			return slots
 		}
-		n++
+		slots = append(slots, time.Duration(at))
 	}
 }
 

@@ -29,22 +29,41 @@ func (c *client) receive(now *int64) bool {
 // aborted (c.state tells).
 func (c *client) nextReply(k int) (ok bool) {
 	cn := c.conns[k]
-	n, done, err := cn.d.Decode(cn.pending(), c.env.Vars, &cn.reply)
-	cn.consume(n)
-	if err != nil {
-		c.connLost(cn, err.Error())
-		return false
+	for {
+		n, done, err := cn.d.Decode(cn.pending(), c.env.Vars, &cn.reply)
+		cn.consume(n)
+		if err != nil {
+			c.connLost(cn, err.Error())
+			return false
+		}
+		if done {
+			cn.need = 0
+			switch cn.reply.Status {
+			case driver.Redirected:
+				// A cluster's MOVED or ASK: the request went to another node;
+				// replies still owed here come next.
+				if c.redirect(cn) && cn.d.Pending() > 0 {
+					continue
+				}
+				return false
+			case driver.Partial:
+				// A part of a split command (split.go): its last part's
+				// reply is the command's.
+				if cn.d.Pending() > 0 {
+					continue
+				}
+				return false
+			}
+			return true
+		}
+		if cn.dead() {
+			c.connLost(cn, "perhaps the backend died while processing")
+			return false
+		}
+		if !cn.short(cn.d.Need()) {
+			return false
+		}
 	}
-	if done {
-		cn.need = 0
-		return true
-	}
-	if cn.dead() {
-		c.connLost(cn, "perhaps the backend died while processing")
-		return false
-	}
-	cn.need = cn.d.Need()
-	return false
 }
 
 // broken reports whether the client left its wait for good: it aborted,
@@ -70,6 +89,9 @@ func (c *client) receiveOne() bool {
 		c.debugf("client %d receiving", c.id)
 	}
 	k := c.waiting()
+	if c.wait&(c.wait-1) != 0 {
+		return c.receiveParts() // a split command's parts (split.go)
+	}
 	if !c.nextReply(k) {
 		return c.broken()
 	}
@@ -77,12 +99,19 @@ func (c *client) receiveOne() bool {
 	if c.outcome(c.conns[k]) {
 		return true
 	}
+	c.commandDone()
+	return true
+}
+
+// commandDone moves on from a command all of whose replies are in: to
+// error handling when one of them failed the transaction.
+func (c *client) commandDone() {
+	c.wait = 0
 	if c.estatus != esNone {
 		c.state = stError
 	} else {
 		c.state = stEndCommand
 	}
-	return true
 }
 
 // outcome applies a reply's status to the transaction, as pgbench does:
@@ -97,8 +126,9 @@ func (c *client) outcome(cn *conn) (aborted bool) {
 	if idx < 0 {
 		idx = c.cmd
 	}
-	// issue 23: a \resp reply's cache counters (hits, misses, bytes).
-	if rc := &r.Cache; rc.Sent|rc.Received != 0 {
+	// issue 23: a \resp reply's cache counters (hits, misses, bytes);
+	// issue 25: an SQL reply's hit or miss under pgsql.RowsConnector.
+	if rc := &r.Cache; rc.Sent|rc.Received|int64(rc.Hits|rc.Misses) != 0 {
 		c.th.cur.AddCache(c.script, idx, &stats.Cache{Hits: int64(rc.Hits), Misses: int64(rc.Misses),
 			FieldHits: int64(rc.FieldHits), FieldMisses: int64(rc.FieldMisses), BytesSent: rc.Sent, BytesRecv: rc.Received})
 	}
@@ -176,7 +206,7 @@ func failureStatus(s driver.Status) estatus {
 // recorded when its reply arrives.
 func (c *client) receivePipeline(now int64) bool {
 	for k, cn := range c.conns {
-		for cn.d.Pending() > 0 {
+		for cn != nil && cn.d.Pending() > 0 {
 			if !c.nextReply(k) {
 				if c.broken() {
 					return true
@@ -195,12 +225,7 @@ func (c *client) receivePipeline(now int64) bool {
 		return false
 	}
 	c.exitPipeline()
-	c.wait = 0
-	if c.estatus != esNone {
-		c.state = stError
-	} else {
-		c.state = stEndCommand
-	}
+	c.commandDone()
 	return true
 }
 

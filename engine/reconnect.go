@@ -109,7 +109,7 @@ func (t *thread) startReconnect(c *client) {
 				ctx, cancel = context.WithTimeout(ctx, d)
 				defer cancel()
 			}
-			res.conns, res.err = r.openConns(ctx)
+			res.conns, res.err = r.openConns(ctx, c)
 			<-r.dialSem
 		case <-r.dialCtx.Done():
 			res.err = r.dialCtx.Err()

@@ -2,11 +2,13 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	osexec "os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,19 +24,10 @@ import (
 // testRedis returns the test Redis options, or skips.
 func testRedis(t testing.TB) resp.Options {
 	t.Helper()
-	u := os.Getenv("GBENCH_TEST_REDIS")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	o, err := resp.ParseURL(u)
+	o, err := resp.ParseURL(testsrv.NeedRedis(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := resp.Dial(context.Background(), o)
-	if err != nil {
-		testsrv.Need(t, "Redis not reachable (%v); set GBENCH_TEST_REDIS", err)
-	}
-	c.Close()
 	return o
 }
 
@@ -189,7 +182,10 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 	}
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Redis: true})
 	if err != nil {
-		testsrv.Need(t, "no throwaway server: %v", err)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			testsrv.Need(t, "no server binaries for the sandbox: %v", err)
+		}
+		t.Fatal(err)
 	}
 	defer sb.Close()
 	o, err := resp.ParseURL(sb.RedisURL())
@@ -200,12 +196,17 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 	p, _ := script.Compile([]*script.Script{s}, script.Simple, nil)
 	var stderr syncBuffer
 	cfg := &engine.Config{Program: p, Transport: testTransport(t), Clients: 3, Threads: 2, Duration: 30 * time.Second, MaxTries: 1,
-		Seed: 1, Scale: 1, RESP: resp.Connector(o), Stderr: &stderr}
-	time.AfterFunc(500*time.Millisecond, func() {
-		if p, err := os.FindProcess(sb.RedisPID()); err == nil {
-			p.Kill()
-		}
-	})
+		Seed: 1, Scale: 1, RESP: resp.Connector(o), Stderr: &stderr, Tick: 500 * time.Millisecond}
+	// The kill comes at the first progress tick, once the clients are
+	// running whatever their connections took to open.
+	var kill sync.Once
+	cfg.OnProgress = func(engine.Progress) {
+		kill.Do(func() {
+			if p, err := os.FindProcess(sb.RedisPID()); err == nil {
+				p.Kill()
+			}
+		})
+	}
 	start := time.Now()
 	res, err := engine.Run(context.Background(), cfg)
 	if err != nil {
@@ -224,10 +225,7 @@ func TestRESPLostConnectionAborts(t *testing.T) {
 // TestRESPValuesReadBackWithRedisCli checks what a script wrote with the
 // stock redis-cli, an independent client.
 func TestRESPValuesReadBackWithRedisCli(t *testing.T) {
-	cli, err := osexec.LookPath("redis-cli")
-	if err != nil {
-		t.Skip("redis-cli not installed")
-	}
+	cli := testsrv.NeedRedisCLI(t)
 	o := testRedis(t)
 	key := fmt.Sprintf("gbench:test:%d:cli", os.Getpid())
 	res, stderr := runRESP(t, "\\set v :client_id * 10 + 7\n\\resp HSET "+key+" c:client_id \"v :v\"\n", nil)

@@ -55,11 +55,15 @@ type run struct {
 	net       netpoll.Network
 	transport Transport // the one net is
 	protos    []protocol
-	threads   []*thread
-	stop      atomic.Bool
-	hard      atomic.Bool
-	outMu     sync.Mutex
-	out       io.Writer
+	// stride is the number of connection slots of a client: one per
+	// protocol, and in a cluster one more per node beyond the first
+	// (engine/cluster.go).
+	stride  int
+	threads []*thread
+	stop    atomic.Bool
+	hard    atomic.Bool
+	outMu   sync.Mutex
+	out     io.Writer
 
 	// origin is the start of the benchmark clock, wall its time on the
 	// run's timeline.
@@ -276,6 +280,9 @@ func (r *run) setup() error {
 	if r.protos, err = r.protocols(); err != nil {
 		return err
 	}
+	if err = r.setStride(); err != nil {
+		return err
+	}
 	var base script.PRNG
 	base.Seed(cfg.Seed)
 	seeds := make([]uint64, cfg.Clients)
@@ -323,7 +330,7 @@ func (r *run) newClients(first int, seeds []uint64) []*client {
 	}
 	clients := make([]*client, len(seeds))
 	for i := range clients {
-		c := &client{id: first + i, timer: -1, downIn: -1, conns: make([]*conn, len(r.protos)), sent: make([]int64, maxCmds), limit: cfg.Transactions}
+		c := &client{id: first + i, timer: -1, downIn: -1, conns: make([]*conn, r.stride), sent: make([]int64, maxCmds), limit: cfg.Transactions}
 		if n := int64(cfg.Clients); c.limit == 0 && cfg.TotalTransactions > 0 {
 			// Shared by every client of the run, each shard's included.
 			c.limit = cfg.TotalTransactions / n
@@ -332,6 +339,7 @@ func (r *run) newClients(first int, seeds []uint64) []*client {
 			}
 		}
 		c.env.Vars = script.NewVars(cfg.Program.Syms)
+		r.setRouter(c)
 		c.env.Rand.Seed(seeds[i])
 		c.env.Debug = debugWriter{r}
 		clients[i] = c
@@ -375,7 +383,7 @@ func (r *run) setVars(clients []*client, defaultSeed int64) error {
 // choice, throttle and sampling sequences.
 func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, error) {
 	cfg := r.cfg
-	poll, err := r.net.NewPoller(len(r.protos) * len(clients))
+	poll, err := r.net.NewPoller(r.stride * len(clients))
 	if err != nil {
 		return nil, fmt.Errorf("creating the event loop: %w", err)
 	}
@@ -391,6 +399,9 @@ func (r *run) newThread(id int, clients []*client, seeds [3]uint64) (*thread, er
 		// pgbench's rate is per thread: the union of the threads' Poisson
 		// schedules is one at the whole rate, on one machine or many.
 		t.throttleDelay = 1e6 / cfg.Rate * float64(min(max(cfg.Threads, 1), cfg.Clients))
+		if cfg.RateEnd > 0 && cfg.RateEnd != cfg.Rate {
+			t.ramp = newRamp(cfg.Rate, cfg.RateEnd, cfg.Duration, min(max(cfg.Threads, 1), cfg.Clients))
+		}
 	}
 	t.cur = r.newBlock()
 	t.snap.ch = make(chan *stats.Block, 1)
@@ -419,6 +430,9 @@ func (t *thread) start(origin, wall time.Time) {
 		t.endTime = int64(t.cfg.Duration)
 	}
 	t.throttleTrigger = 0
+	if t.ramp != nil {
+		t.ramp.v = 0
+	}
 	t.armWatch()
 	for _, c := range t.clients {
 		c.state = stChooseScript
@@ -442,7 +456,7 @@ func (r *run) connectAll(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			conns, err := r.openConns(ctx)
+			conns, err := r.openConns(ctx, c)
 			if err == nil {
 				err = c.th.install(c, conns)
 			}

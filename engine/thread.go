@@ -19,6 +19,7 @@ type thread struct {
 	prog    *script.Program
 	clients []*client
 	poll    netpoll.Poller
+	bufs    bufPool // input buffers the connections borrow (sconn.go)
 	timers  timerHeap
 	ready   []*client // clients to advance without waiting, in order
 	origin  time.Time
@@ -27,6 +28,7 @@ type thread struct {
 	endTime         int64   // -T deadline on the thread clock; 0 for none
 	throttleDelay   float64 // mean delay between this thread's transactions, us
 	throttleTrigger int64   // the last scheduled start, ns
+	ramp            *ramp   // a linear rate ramp (Config.RateEnd); nil at a constant rate
 	chooseRand      script.PRNG
 	throttleRand    script.PRNG
 	sampleRand      script.PRNG
@@ -209,9 +211,7 @@ func (t *thread) dispatch(ev *netpoll.Event, now int64) {
 		}
 	}
 	if ev.In {
-		drains := conn.tr.Drains()
-		for conn.fill(conn.need) && (drains || len(conn.pending()) < conn.need) {
-		}
+		conn.arrived()
 	}
 	if c.waitsFor(k) {
 		t.step(c, now)
@@ -235,7 +235,11 @@ func (t *thread) wakeWaiting(now int64) {
 		c := t.timers[0].c
 		t.cancelTimer(c)
 		if c.state == stThrottle {
-			c.state = stFinished
+			// Ended here, not by its state machine (which returns at
+			// once for a finished client): a throttled client used to
+			// stay counted, and a run stopped under --rate never ended.
+			t.stop(c, stFinished)
+			continue
 		}
 		if c.state == stSleep {
 			c.sleepUntil = now

@@ -8,10 +8,12 @@ type Node interface {
 	Pos() lexer.Position
 }
 
-// ConstNode is a literal.
+// ConstNode is a literal. A string literal (gbench) has V of KindString
+// and its text in S; evaluating it copies S into the Env.
 type ConstNode struct {
 	P lexer.Position
 	V Value
+	S string
 }
 
 // VarNode is a :name reference; Slot is set by Compile.

@@ -18,6 +18,7 @@ type Env struct {
 	Script, Command int
 
 	scratch []int64 // random_keys membership set
+	str     []byte  // the bytes of string values (strings.go)
 }
 
 // Eval evaluates an expression to a Value. Lists are an error here: they are
@@ -25,9 +26,18 @@ type Env struct {
 func (env *Env) Eval(n Node) (Value, error) {
 	switch n := n.(type) {
 	case *ConstNode:
+		if n.V.kind == KindString {
+			off := len(env.str)
+			env.str = append(env.str, n.S...)
+			return env.stringValue(off)
+		}
 		return n.V, nil
 	case *VarNode:
-		return env.Vars.Value(n.Slot)
+		v, err := env.Vars.Value(n.Slot)
+		if v.kind == KindString {
+			return env.varString(n.Slot)
+		}
+		return v, err
 	case *CallNode:
 		if n.Fn == fnAnd || n.Fn == fnOr || n.Fn == fnCase {
 			return env.evalLazy(n.Fn, n.Args)
@@ -109,15 +119,23 @@ func (env *Env) evalCall(n *CallNode) (Value, error) {
 		args[i] = v
 		hasNull = hasNull || v.kind == KindNull
 	}
-	if hasNull && n.Fn != fnIs && n.Fn != fnDebug {
+	if hasNull && n.Fn != fnIs && n.Fn != fnDebug && n.Fn != fnConcat {
 		return Null(), nil
 	}
 	return env.apply(n.Fn, args[:len(n.Args)])
 }
 
 func (env *Env) apply(fn funcID, a []Value) (Value, error) {
+	if isStringFunc(fn) {
+		return env.stringFunc(fn, a)
+	}
 	switch fn {
-	case fnAdd, fnSub, fnMul, fnDiv, fnMod, fnEq, fnNe, fnLe, fnLt:
+	case fnEq, fnNe, fnLe, fnLt:
+		if a[0].kind == KindString || a[1].kind == KindString {
+			return env.compareStrings(fn, a[0], a[1])
+		}
+		return arith(fn, a[0], a[1])
+	case fnAdd, fnSub, fnMul, fnDiv, fnMod:
 		return arith(fn, a[0], a[1])
 	case fnBitAnd, fnBitOr, fnBitXor, fnLShift, fnRShift:
 		return bitwise(fn, a[0], a[1])
@@ -127,6 +145,9 @@ func (env *Env) apply(fn funcID, a []Value) (Value, error) {
 	case fnPi:
 		return Double(math.Pi), nil
 	case fnAbs:
+		if a[0].kind == KindString {
+			return Value{}, fmt.Errorf("cannot coerce %s to double", a[0].kind)
+		}
 		return absValue(a[0]), nil
 	case fnDebug:
 		env.debug(a[0])
@@ -184,6 +205,8 @@ func (env *Env) debug(v Value) {
 		b = append(append(b, "int "...), v.String()...)
 	case KindDouble:
 		b = append(append(b, "double "...), v.String()...)
+	case KindString:
+		b = append(append(b, "string "...), env.strBytes(v)...)
 	}
 	_, _ = env.Debug.Write(append(b, '\n'))
 }

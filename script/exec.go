@@ -13,12 +13,17 @@ func (env *Env) ExecSet(s *SetCommand) error {
 	if !validVarName(s.Var) {
 		return fmt.Errorf("set: invalid variable name: \"%s\"", s.Var)
 	}
+	env.resetStrings()
 	if s.List != nil {
 		return env.execList(s)
 	}
 	v, err := env.evalAssign(s.Expr, s.Slot)
 	if err != nil || v.kind == KindNone {
 		return err
+	}
+	if v.kind == KindString {
+		env.Vars.SetString(s.Slot, env.strBytes(v))
+		return nil
 	}
 	env.Vars.Set(s.Slot, v)
 	return nil
@@ -151,7 +156,11 @@ func (s int64Set) add(v int64) bool {
 
 // Cond evaluates an \if or \elif condition with pgbench's truth rules.
 func (env *Env) Cond(n Node) (bool, error) {
+	env.resetStrings()
 	v, err := env.Eval(n)
+	if err == nil && v.kind == KindString {
+		return false, errors.New("cannot coerce string to boolean")
+	}
 	return v.Truth(), err
 }
 

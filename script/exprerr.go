@@ -71,7 +71,7 @@ func lastBadCharacter(text string, from int) *exprSyntaxError {
 				break
 			}
 			if _, n = scanExprToken(rest); n == 0 {
-				last = &exprSyntaxError{pos: pos, msg: fmt.Sprintf("unexpected character (%s)", rest[:1])}
+				last = &exprSyntaxError{pos: pos, msg: badCharacter(rest)}
 				n = 1
 			}
 		}
@@ -134,7 +134,7 @@ func scanExprErrors(text string) (se *exprSyntaxError, cut int) {
 		}
 		typ, n := scanExprToken(rest)
 		if n == 0 {
-			return &exprSyntaxError{pos: pos, end: pos.Offset + 1, msg: fmt.Sprintf("unexpected character (%s)", rest[:1])}, pos.Offset
+			return &exprSyntaxError{pos: pos, end: pos.Offset + 1, msg: badCharacter(rest)}, pos.Offset
 		}
 		tok := rest[:n]
 		if len(frames) > 0 && tok != ")" {

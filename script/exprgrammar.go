@@ -20,7 +20,7 @@ type gExpr struct {
 
 type gInfx struct {
 	Pos  lexer.Position
-	Op   string `parser:"@( '<>' | '!=' | '<=' | '>=' | '<<' | '>>' | '=' | '<' | '>' | '+' | '-' | '*' | '/' | '%' | '&' | '|' | '#' | 'and' | 'or' )"`
+	Op   string `parser:"@( '||' | '<>' | '!=' | '<=' | '>=' | '<<' | '>>' | '=' | '<' | '>' | '+' | '-' | '*' | '/' | '%' | '&' | '|' | '#' | 'and' | 'or' )"`
 	Unit *gUnit `parser:"@@"`
 }
 
@@ -48,6 +48,7 @@ type gAtom struct {
 	Float  *string `parser:"  @Float"`
 	Int    *string `parser:"| @Int"`
 	MaxInt *string `parser:"| @MaxIntPlusOne"`
+	Str    *string `parser:"| @String"`
 	Var    *string `parser:"| @Var"`
 	Const  *string `parser:"| @( 'null' | 'true' | 'false' )"`
 	Case   *gCase  `parser:"| @@"`

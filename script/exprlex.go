@@ -1,7 +1,6 @@
 package script
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -17,6 +16,7 @@ const (
 	tokIdent
 	tokKeyword
 	tokOp
+	tokString // gbench: 'text', '' for a quote
 )
 
 // exprKeywords are matched case-insensitively on whole words, as pgbench's
@@ -33,7 +33,7 @@ type exprLexDef struct{}
 func (exprLexDef) Symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
 		"EOF": lexer.EOF, "Int": tokInt, "MaxIntPlusOne": tokMaxIntPlusOne, "Float": tokFloat,
-		"Var": tokVar, "Ident": tokIdent, "Keyword": tokKeyword, "Op": tokOp,
+		"Var": tokVar, "Ident": tokIdent, "Keyword": tokKeyword, "Op": tokOp, "String": tokString,
 	}
 }
 
@@ -105,7 +105,7 @@ func (l *exprLexer) Next() (lexer.Token, error) {
 	}
 	typ, n := scanExprToken(l.src[l.off:])
 	if n == 0 {
-		return lexer.Token{}, &lexError{pos: start, msg: fmt.Sprintf("unexpected character (%s)", l.src[l.off:l.off+1])}
+		return lexer.Token{}, &lexError{pos: start, msg: badCharacter(l.src[l.off:])}
 	}
 	val := l.src[l.off : l.off+n]
 	if typ == tokIdent && exprKeywords[strings.ToLower(val)] {
@@ -137,8 +137,13 @@ func scanExprToken(s string) (lexer.TokenType, int) {
 		return tokVar, n
 	case isDigit(c) || c == '.':
 		return scanNumber(s)
+	case c == '\'':
+		if n := scanString(s); n > 0 {
+			return tokString, n
+		}
+		return 0, 0
 	}
-	for _, op := range [...]string{"<>", "!=", "<=", ">=", "<<", ">>"} {
+	for _, op := range [...]string{"||", "<>", "!=", "<=", ">=", "<<", ">>"} {
 		if strings.HasPrefix(s, op) {
 			return tokOp, 2
 		}

@@ -48,13 +48,26 @@ const (
 	fnRandomKeys
 	fnRandomYCSBZipfian
 	fnRandomYCSBScrambled
+	// gbench's string functions (strings.go).
+	fnConcatOp
+	fnConcat
+	fnLength
+	fnUUID
+	fnRandomString
+	fnRepeat
+	fnLpad
+	fnRpad
 )
+
+// isStringFunc reports whether fn is one of gbench's string functions.
+func isStringFunc(fn funcID) bool { return fn >= fnConcatOp }
 
 // Argument count rules.
 const (
 	nargsVariable = -1 // least, greatest: at least one
 	nargsHash     = -2 // hash functions: value [, seed]
 	nargsPermute  = -3 // permute: value, size [, seed]
+	nargsPad      = -4 // lpad, rpad: string, length [, fill]
 )
 
 type funcInfo struct {
@@ -74,6 +87,8 @@ var funcs = map[string]funcID{
 	"hash_fnv1a": fnHashFNV1a, "permute": fnPermute,
 	"range": fnRange, "random_keys": fnRandomKeys,
 	"random_ycsb_zipfian": fnRandomYCSBZipfian, "random_ycsb_scrambled": fnRandomYCSBScrambled,
+	"concat": fnConcat, "length": fnLength, "uuid": fnUUID, "random_string": fnRandomString,
+	"repeat": fnRepeat, "lpad": fnLpad, "rpad": fnRpad,
 }
 
 var funcInfos = [...]funcInfo{
@@ -94,6 +109,9 @@ var funcInfos = [...]funcInfo{
 	fnPermute: {"permute", nargsPermute, false},
 	fnRange:   {"range", 2, true}, fnRandomKeys: {"random_keys", 3, true},
 	fnRandomYCSBZipfian: {"random_ycsb_zipfian", 2, false}, fnRandomYCSBScrambled: {"random_ycsb_scrambled", 2, false},
+	fnConcatOp: {"||", 2, false}, fnConcat: {"concat", nargsVariable, false}, fnLength: {"length", 1, false},
+	fnUUID: {"uuid", 1, false}, fnRandomString: {"random_string", 1, false}, fnRepeat: {"repeat", 2, false},
+	fnLpad: {"lpad", nargsPad, false}, fnRpad: {"rpad", nargsPad, false},
 }
 
 // lookupFunc finds a function by name, ignoring case as pgbench does.

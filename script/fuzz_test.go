@@ -22,6 +22,8 @@ func FuzzParse(f *testing.F) {
 		"\\resp SET \"a b\" 'c d' item::k\n\\gset\n", "\\set keys random_keys(1, 100, 5)\n",
 		"\\set x case when 1 then 2 else 3 end\n", "\\set x -9223372036854775808\n", "E'\\\\';", "SELECT 1 -- c\n",
 		"create function f() returns int begin atomic select 1; end;", "\\set x 1 \\\n + 2\n",
+		"\\set k uuid(:i) || 'it''s'\nSELECT :k;\n", "\\set v lpad(random_string(3), 5, '-') || 'x\n",
+		"\\if 'a' = concat('a', null)\n\\endif\n",
 	} {
 		f.Add(s)
 	}
@@ -70,6 +72,8 @@ func FuzzEval(f *testing.F) {
 		"hash(:t)", "least(:i, :d, :n)", "case when :b then :i end", "int(:d * 1e300)", "-:i % 0",
 		"random_gaussian(1, 10, 2.5)", "random_exponential(1, 10, 0.5)", ":s + 1", ":l", "1 << :i",
 		"abs(-9223372036854775807 - 1)", "sqrt(-1) = sqrt(-1)", "double(:t) IS NULL", "pow(:d, :i)",
+		"'a' || :i || :d", "uuid(:i)", "random_string(:i % 100)", "lpad(:t, :i, 'xy')", "rpad(:d, 3)",
+		"repeat(:s, :i)", "concat(:n, :b, 'q''')", "length(:t || :s) = :i", "'b' < 'a' || :t",
 	} {
 		f.Add(s, int64(3), 2.5)
 	}

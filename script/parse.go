@@ -118,6 +118,8 @@ func (p *parser) atomBuilder(base int) func(a *gAtom) (Node, error) {
 				return nil, &exprSyntaxError{pos: a.Pos, msg: fmt.Sprintf("double constant overflow (%s)", *a.Float)}
 			}
 			return &ConstNode{P: a.Pos, V: Double(f)}, nil
+		case a.Str != nil:
+			return &ConstNode{P: a.Pos, V: Value{kind: KindString}, S: unquoteString(*a.Str)}, nil
 		case a.Var != nil:
 			return &VarNode{P: a.Pos, Name: (*a.Var)[1:], Slot: -1}, nil
 		case a.Const != nil:
@@ -195,6 +197,7 @@ func checkArity(name string, fn funcID, n int) *exprSyntaxError {
 		return &exprSyntaxError{msg: fmt.Sprintf("at least one argument expected (%s)", name)}
 	case info.nargs == nargsHash && (n < 1 || n > 2),
 		info.nargs == nargsPermute && (n < 2 || n > 3),
+		info.nargs == nargsPad && (n < 2 || n > 3),
 		info.nargs >= 0 && n != info.nargs:
 		return &exprSyntaxError{msg: fmt.Sprintf("unexpected number of arguments (%s)", name), detail: arity(info.nargs, n)}
 	}
@@ -205,7 +208,7 @@ func arity(nargs, got int) string {
 	switch nargs {
 	case nargsHash:
 		return fmt.Sprintf("expected 1 or 2, got %d", got)
-	case nargsPermute:
+	case nargsPermute, nargsPad:
 		return fmt.Sprintf("expected 2 or 3, got %d", got)
 	}
 	return fmt.Sprintf("expected %d, got %d", nargs, got)

@@ -37,7 +37,7 @@ var infixPrec = map[string]struct {
 	"or": {precOr, assocLeft}, "and": {precAnd, assocLeft},
 	"=": {precCmp, assocNon}, "<>": {precCmp, assocNon}, "!=": {precCmp, assocNon},
 	"<": {precCmp, assocNon}, "<=": {precCmp, assocNon}, ">": {precCmp, assocNon}, ">=": {precCmp, assocNon},
-	"|": {precBit, assocLeft}, "#": {precBit, assocLeft}, "&": {precBit, assocLeft},
+	"|": {precBit, assocLeft}, "||": {precBit, assocLeft}, "#": {precBit, assocLeft}, "&": {precBit, assocLeft},
 	"<<": {precBit, assocLeft}, ">>": {precBit, assocLeft},
 	"+": {precAdd, assocLeft}, "-": {precAdd, assocLeft},
 	"*": {precMul, assocLeft}, "/": {precMul, assocLeft}, "%": {precMul, assocLeft},
@@ -191,7 +191,7 @@ func infixNode(it item, l, r Node) Node {
 
 var infixFuncs = map[string]funcID{
 	"or": fnOr, "and": fnAnd, "=": fnEq, "<>": fnNe, "!=": fnNe, "<": fnLt, "<=": fnLe,
-	"|": fnBitOr, "#": fnBitXor, "&": fnBitAnd, "<<": fnLShift, ">>": fnRShift,
+	"|": fnBitOr, "||": fnConcatOp, "#": fnBitXor, "&": fnBitAnd, "<<": fnLShift, ">>": fnRShift,
 	"+": fnAdd, "-": fnSub, "*": fnMul, "/": fnDiv, "%": fnMod,
 }
 

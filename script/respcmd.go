@@ -72,7 +72,7 @@ func (a *RESPArg) appendOne(dst []byte, vs *Vars, elem int) []byte {
 		case s.slot < 0:
 			dst = append(dst, s.text...)
 		case vs.IsList(s.slot):
-			dst = strconv.AppendInt(dst, vs.List(s.slot)[elem], 10)
+			dst = AppendInt(dst, vs.List(s.slot)[elem])
 		default:
 			var ok bool
 			if dst, ok = vs.AppendText(dst, s.slot); !ok {
@@ -81,6 +81,44 @@ func (a *RESPArg) appendOne(dst []byte, vs *Vars, elem int) []byte {
 		}
 	}
 	return dst
+}
+
+// ListLen returns the length of the list the argument refers to, so the
+// number of arguments it expands to, or -1 when it refers to none and is
+// one argument.
+func (a *RESPArg) ListLen(vs *Vars) (int, error) { return a.listLen(vs) }
+
+// AppendText appends the text after substitution of an argument that
+// refers to no list.
+func (a *RESPArg) AppendText(dst []byte, vs *Vars) []byte {
+	return a.appendOne(dst, vs, 0)
+}
+
+// AppendAffixes appends the argument's text after substitution, less
+// its list reference ("gbench:item::keys" gives "gbench:item:"), when it
+// refers to a list: each element's argument is then the text before at,
+// the element's decimal text (AppendInt), and the text from at, and its
+// length is known before it is written (DecimalLen). ok is false when the
+// argument refers to no list (or to more than one: ListLen fails).
+func (a *RESPArg) AppendAffixes(dst []byte, vs *Vars) (_ []byte, at int, list []int64, ok bool) {
+	at = -1
+	for _, s := range a.segs {
+		switch {
+		case s.slot < 0:
+			dst = append(dst, s.text...)
+		case vs.IsList(s.slot):
+			if at >= 0 {
+				return dst, 0, nil, false
+			}
+			at, list = len(dst), vs.List(s.slot)
+		default:
+			var ok bool
+			if dst, ok = vs.AppendText(dst, s.slot); !ok {
+				dst = append(dst, s.text...)
+			}
+		}
+	}
+	return dst, at, list, at >= 0
 }
 
 // AppendArgs appends every argument after substitution and list expansion
@@ -211,3 +249,7 @@ func (p *parser) parseRESP(cmd *Command, raw rawCommand, ws []word) error {
 	cmd.RESP = rc
 	return nil
 }
+
+// Literal reports whether the argument refers to no variable: its value
+// is Text whatever the client's variables.
+func (a *RESPArg) Literal() bool { return len(a.refs) == 0 }

@@ -94,7 +94,9 @@ func compileSQL(text string, intern func(string) int) *SQL {
 
 // AppendSimple appends the command text with defined variables substituted,
 // as pgbench's simple query mode does; undefined references stay as
-// written. A list is written as a typed array literal '{1,2}'::int8[].
+// written. A list is written as a typed array literal '{1,2}'::int8[], a
+// string value (gbench) as a quoted literal, so that :v is one value in
+// every query mode.
 func (q *SQL) AppendSimple(dst []byte, vs *Vars) []byte {
 	for _, s := range q.segs {
 		if s.slot < 0 {
@@ -105,6 +107,11 @@ func (q *SQL) AppendSimple(dst []byte, vs *Vars) []byte {
 			dst = append(dst, '\'')
 			dst = AppendArray(dst, vs.List(s.slot))
 			dst = append(dst, "'::int8[]"...)
+			continue
+		}
+		if vs.IsString(s.slot) {
+			text, _ := vs.Text(s.slot)
+			dst = AppendSQLLiteral(dst, text)
 			continue
 		}
 		var ok bool

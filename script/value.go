@@ -15,6 +15,9 @@ const (
 	KindBool
 	KindInt
 	KindDouble
+	// KindString is a gbench extension: text built by string literals and
+	// functions. Its bytes live in the evaluating Env (see strings.go).
+	KindString
 )
 
 // String returns the kind's name as pgbench spells it in messages.
@@ -28,12 +31,16 @@ func (k Kind) String() string {
 		return "int"
 	case KindDouble:
 		return "double"
+	case KindString:
+		return "string"
 	}
 	return "none"
 }
 
-// Value is the result of evaluating an expression: NULL, a boolean, an int64
-// or a float64. It is small and passed by value; it never holds memory.
+// Value is the result of evaluating an expression: NULL, a boolean, an int64,
+// a float64 or (gbench) a string. It is small and passed by value; it never
+// holds memory: a string's bytes are in the Env that evaluated it, which the
+// value indexes (offset and length packed in i).
 type Value struct {
 	kind Kind
 	i    int64
@@ -82,7 +89,9 @@ func (v Value) Truth() bool {
 
 // AppendText appends the text pgbench substitutes for the value into SQL:
 // NULL, true/false, the integer, or the double with 15 significant digits
-// ("%.15g" with PostgreSQL's spelling of Infinity and NaN).
+// ("%.15g" with PostgreSQL's spelling of Infinity and NaN). A string's text
+// is in its Env, not in the Value: this appends nothing for one (the Env
+// and Vars append it).
 func (v Value) AppendText(dst []byte) []byte {
 	switch v.kind {
 	case KindNull:

@@ -100,6 +100,20 @@ func (vs *Vars) SetText(slot int, b []byte) {
 	x.hasText = true
 }
 
+// SetString assigns a string value (gbench), copied into the variable's own
+// buffer. It substitutes as its text into \resp and shell commands, as a
+// text parameter in the extended and prepared modes, and as a quoted
+// literal in simple mode (see SQL.AppendSimple).
+func (vs *Vars) SetString(slot int, b []byte) {
+	x := &vs.v[slot]
+	x.defined, x.val, x.isList, x.reply = true, Value{kind: KindString}, false, false
+	x.text = append(x.text[:0], b...)
+	x.hasText = true
+}
+
+// IsString reports whether the variable in slot holds a string value.
+func (vs *Vars) IsString(slot int) bool { return vs.v[slot].val.kind == KindString }
+
 // SetReplyText assigns text from a \resp reply. It reads like SetText's,
 // except that text which is not a number or a boolean is a non-NULL value
 // for IS [NOT] NULL/TRUE/FALSE, so that scripts can test a cache reply.
@@ -118,6 +132,10 @@ func (vs *Vars) isReplyText(slot int) bool {
 func (vs *Vars) SetList(slot int, xs []int64) {
 	x := &vs.v[slot]
 	x.defined, x.val, x.hasText, x.isList = true, Value{}, false, true
+	if len(xs) > 0 && cap(x.list) > 0 && &x.list[:1][0] == &xs[0] {
+		x.list = xs // built in place (listBuffer): nothing to copy
+		return
+	}
 	x.list = append(x.list[:0], xs...)
 }
 
@@ -170,7 +188,9 @@ func AppendArray(dst []byte, xs []int64) []byte {
 
 // Value returns the typed value of a variable for use in an expression,
 // parsing its text the way pgbench does ("1" is an int, "1.5" a double,
-// "t"/"yes"/"on" booleans, "null" NULL). Lists are an error.
+// "t"/"yes"/"on" booleans, "null" NULL). Lists are an error. For a string
+// variable it returns a Value of KindString without its bytes: Env.Eval
+// reads them (Text) into its own buffer.
 func (vs *Vars) Value(slot int) (Value, error) {
 	x := &vs.v[slot]
 	switch {

@@ -13,6 +13,13 @@
 --                                        check only (reads use ids >= 1); id 0 is absent.
 --   gbench.items_cache  UNLOGGED, empty  the cache table of coldfill-sql.sql
 --   gbench.kv    UNLOGGED, keys 1..K     the table of the kv-*-sql.sql get/set workloads
+--   gbench.kv_logged  logged, keys 1..K  the same rows, for kv-*-sql-logged.sql
+--   gbench.sessions(key varchar(255) PRIMARY KEY, value text)  UNLOGGED, the article's
+--                                        table: keys uuid(1..S), values session_value(n)
+--   gbench.sessions_logged               the same rows in a logged table
+--   gbench.uuid(n)                       script/'s uuid(n): the keys of the sessions
+--   gbench.session_value(n)              the session object loaded for uuid(n)
+--   gbench.load_sessions(n_sessions)     empties both session tables and fills them
 --   gbench.item_value(id, size)          the deterministic value of a row
 --   gbench.mget(bigint[]) RETURNS json   the values of the keys as one JSON array, in
 --                                        request order, duplicates kept, null for a
@@ -25,7 +32,8 @@
 --   gbench.ycsb_seq                      YCSB's insert counter: the number of the last
 --                                        record inserted (R after a load)
 --   gbench.load_ycsb(records, field_length)  empties usertable, fills it, sets ycsb_seq
--- In Redis the same values are the keys gbench:item:<id> and gbench:kv:<k>, the cold-fill
+-- In Redis the same values are the keys gbench:item:<id>, gbench:kv:<k> and
+-- gbench:session:<uuid(n)>, the cold-fill
 -- cache is gbench:cache:<id>, and the hash gbench:dataset marks the database as loaded.
 -- YCSB's records are the hashes gbench:ycsb:user<n> (fields field0..field9), their order
 -- the sorted set gbench:ycsb:index (member user<n>, score 0, read BYLEX), the insert counter
@@ -36,7 +44,8 @@
 -- gbench sandbox and gbench matrix --load load the same. PostgreSQL alone, by hand:
 --   gbench workloads show dataset.sql > dataset.sql
 --   psql -v ON_ERROR_STOP=1 -f dataset.sql -c 'CALL gbench.load_dataset(4096, 128, 100000)' \
---        -c 'VACUUM (FREEZE, ANALYZE) gbench.items, gbench.items_cache, gbench.kv' DBNAME
+--        -c 'CALL gbench.load_sessions(100000)' \
+--        -c 'VACUUM (FREEZE, ANALYZE) gbench.items, gbench.items_cache, gbench.kv, gbench.kv_logged' DBNAME
 
 BEGIN;
 
@@ -83,9 +92,28 @@ $mark$;
 CREATE TABLE IF NOT EXISTS gbench.items (id bigint PRIMARY KEY, v text);
 CREATE UNLOGGED TABLE IF NOT EXISTS gbench.items_cache (id bigint PRIMARY KEY, v text NOT NULL);
 CREATE UNLOGGED TABLE IF NOT EXISTS gbench.kv (k bigint PRIMARY KEY, v text NOT NULL);
+CREATE TABLE IF NOT EXISTS gbench.kv_logged (k bigint PRIMARY KEY, v text NOT NULL);
+-- The article's table ("Postgres UNLOGGED instead of Redis"), UNLOGGED and logged.
+CREATE UNLOGGED TABLE IF NOT EXISTS gbench.sessions (key varchar(255) PRIMARY KEY, value text);
+CREATE TABLE IF NOT EXISTS gbench.sessions_logged (key varchar(255) PRIMARY KEY, value text);
 COMMENT ON TABLE gbench.items IS 'gbench dataset: the items every read workload reads';
 COMMENT ON TABLE gbench.items_cache IS 'gbench dataset: the cache table of coldfill-sql.sql';
 COMMENT ON TABLE gbench.kv IS 'gbench dataset: the table of the kv-*-sql.sql workloads';
+COMMENT ON TABLE gbench.kv_logged IS 'gbench dataset: the logged table of the kv-*-sql-logged.sql workloads';
+DO $sessions_comment$
+BEGIN
+    -- load_sessions records the loaded count in these comments: keep it.
+    IF coalesce(pg_catalog.obj_description('gbench.sessions'::regclass, 'pg_class'), '') NOT LIKE 'gbench dataset%' THEN
+        COMMENT ON TABLE gbench.sessions IS 'gbench dataset: the UNLOGGED table of the session-*-sql.sql workloads, not loaded yet';
+    END IF;
+    IF coalesce(pg_catalog.obj_description('gbench.sessions_logged'::regclass, 'pg_class'), '') NOT LIKE 'gbench dataset%' THEN
+        COMMENT ON TABLE gbench.sessions_logged IS 'gbench dataset: the logged table of the session-*-sql-logged.sql workloads';
+    END IF;
+END
+$sessions_comment$;
+COMMENT ON INDEX gbench.kv_logged_pkey IS 'gbench dataset';
+COMMENT ON INDEX gbench.sessions_pkey IS 'gbench dataset';
+COMMENT ON INDEX gbench.sessions_logged_pkey IS 'gbench dataset';
 COMMENT ON INDEX gbench.items_pkey IS 'gbench dataset';
 COMMENT ON INDEX gbench.items_cache_pkey IS 'gbench dataset';
 COMMENT ON INDEX gbench.kv_pkey IS 'gbench dataset';
@@ -94,6 +122,25 @@ CREATE OR REPLACE FUNCTION gbench.item_value(id bigint, size int) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT rpad(id || '-', size, md5(id::text)) $$;
 COMMENT ON FUNCTION gbench.item_value(bigint, int) IS 'gbench dataset: the value of an item';
+
+-- uuid(n) as the script language computes it (script/strings.go): the MD5 of
+-- 'gbench-uuid:' || n, version 8 in the 13th hex digit, the variant 0b10 in the
+-- two top bits of the 17th.
+CREATE OR REPLACE FUNCTION gbench.uuid(n bigint) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-8' || substr(h, 14, 3) || '-'
+             || substr('89ab', (strpos('0123456789abcdef', substr(h, 17, 1)) - 1) % 4 + 1, 1)
+             || substr(h, 18, 3) || '-' || substr(h, 21, 12)
+      FROM md5('gbench-uuid:' || n) AS h $$;
+COMMENT ON FUNCTION gbench.uuid(bigint) IS 'gbench dataset: the key of session n, as uuid(n) in a script';
+
+-- A small serialized session object, about 190 bytes (workloads.SessionValue).
+CREATE OR REPLACE FUNCTION gbench.session_value(n bigint) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT '{"sid":"' || gbench.uuid(n) || '","user_id":' || n || ',"created":' || (1700000000 + n)
+             || ',"ttl":3600,"roles":["user"],"csrf":"' || md5('gbench-csrf:' || n)
+             || '","agent":"Mozilla/5.0 (gbench)"}' $$;
+COMMENT ON FUNCTION gbench.session_value(bigint) IS 'gbench dataset: the session object loaded for uuid(n)';
 
 -- One query. WITH ORDINALITY numbers the keys and the nested loop over the
 -- primary key keeps their order, so ORDER BY k.ord costs no sort (json_agg
@@ -124,17 +171,44 @@ BEGIN
         RAISE EXCEPTION 'load_dataset(%, %, %): need at least 128 items, 1-byte values and 1 kv key',
             n_items, value_size, n_kv;
     END IF;
-    TRUNCATE gbench.items, gbench.items_cache, gbench.kv;
+    TRUNCATE gbench.items, gbench.items_cache, gbench.kv, gbench.kv_logged;
     INSERT INTO gbench.items SELECT g, gbench.item_value(g, value_size) FROM generate_series(1, n_items) AS g;
     INSERT INTO gbench.items VALUES (-1, NULL), (-2, NULL);
     INSERT INTO gbench.kv SELECT g, gbench.item_value(g, value_size) FROM generate_series(1, n_kv) AS g;
-    ANALYZE gbench.items, gbench.items_cache, gbench.kv;
+    INSERT INTO gbench.kv_logged SELECT k, v FROM gbench.kv;
+    ANALYZE gbench.items, gbench.items_cache, gbench.kv, gbench.kv_logged;
     EXECUTE format('COMMENT ON SCHEMA gbench IS %L',
         format('gbench dataset: %s items of %s bytes, %s kv keys, loaded %s',
                n_items, value_size, n_kv, to_char(now(), 'YYYY-MM-DD HH24:MI:SS TZH:TZM')));
 END
 $$;
 COMMENT ON PROCEDURE gbench.load_dataset(int, int, int) IS 'gbench dataset: empties and fills the tables';
+
+CREATE OR REPLACE PROCEDURE gbench.load_sessions(n_sessions int DEFAULT 100000)
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF n_sessions < 1 THEN
+        RAISE EXCEPTION 'load_sessions(%): need at least 1 session', n_sessions;
+    END IF;
+    TRUNCATE gbench.sessions, gbench.sessions_logged;
+    -- gbench.uuid and gbench.session_value, written out: calls of SQL
+    -- functions with a FROM clause are not inlined, and cost 70us a row.
+    INSERT INTO gbench.sessions
+    SELECT u, '{"sid":"' || u || '","user_id":' || g || ',"created":' || (1700000000 + g)
+              || ',"ttl":3600,"roles":["user"],"csrf":"' || md5('gbench-csrf:' || g)
+              || '","agent":"Mozilla/5.0 (gbench)"}'
+    FROM (SELECT g, substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-8' || substr(h, 14, 3) || '-'
+                    || substr('89ab', (strpos('0123456789abcdef', substr(h, 17, 1)) - 1) % 4 + 1, 1)
+                    || substr(h, 18, 3) || '-' || substr(h, 21, 12) AS u
+          FROM (SELECT g, md5('gbench-uuid:' || g) AS h FROM generate_series(1, n_sessions) AS g) AS hashed) AS keyed;
+    INSERT INTO gbench.sessions_logged SELECT key, value FROM gbench.sessions;
+    ANALYZE gbench.sessions, gbench.sessions_logged;
+    EXECUTE format('COMMENT ON TABLE gbench.sessions IS %L',
+        format('gbench dataset: the UNLOGGED table of the session-*-sql.sql workloads, %s sessions loaded %s',
+               n_sessions, to_char(now(), 'YYYY-MM-DD HH24:MI:SS TZH:TZM')));
+END
+$$;
+COMMENT ON PROCEDURE gbench.load_sessions(int) IS 'gbench dataset: empties and fills the session tables';
 
 -- YCSB. The key is text, as YCSB's JDBC binding has it, so a scan reads keys
 -- in text order ('user10' follows 'user1'), byte by byte (COLLATE "C"), as

@@ -34,7 +34,8 @@ type Workload struct {
 	// Name is the file name, e.g. "mget64.sql".
 	Name string
 	// Group is what the workload is about: "read", "update", "coldfill",
-	// "write", "kv", "ycsb" or "tpcc".
+	// "write", "kv", "session" (the article's UUID get/set), "ycsb" or
+	// "tpcc".
 	Group string
 	// Mode is the query mode (-M) its numbers are meant for.
 	Mode script.Mode
@@ -43,7 +44,8 @@ type Workload struct {
 	SQL, RESP bool
 	// Defines are the -D variables the script reads: "items" (the number of
 	// rows loaded, Options.Items), "keys" (the kv keys loaded,
-	// Options.Keys) and "recordcount" (the YCSB records loaded,
+	// Options.Keys), "sessions" (the article's sessions loaded,
+	// Options.Sessions) and "recordcount" (the YCSB records loaded,
 	// Options.YCSBRecords) and "warehouses" (Options.Warehouses). Without them a client aborts with "undefined variable".
 	Defines []string
 }
@@ -51,7 +53,8 @@ type Workload struct {
 // Workloads returns every bundled workload in a fixed order: the reads of
 // Paths (fixed keys, then random keys, for each key count of KeyCounts),
 // then the update mixes, the cold fills, the writes, the kv get/set
-// comparison, YCSB A-F (SQL, then RESP, for each letter) and the five
+// comparison and its logged tables, the article's sessions, the
+// hash-tagged MGETs, YCSB A-F (SQL, then RESP, for each letter) and the five
 // TPC-C-like transactions. The slice is new on each call.
 func Workloads() []Workload {
 	var out []Workload
@@ -62,7 +65,7 @@ func Workloads() []Workload {
 			}
 		}
 	}
-	items, keys, records := []string{"items"}, []string{"keys"}, []string{"recordcount"}
+	items, keys, records, sessions := []string{"items"}, []string{"keys"}, []string{"recordcount"}, []string{"sessions"}
 	sql := func(name, group string, resp bool, defines []string) Workload {
 		return Workload{Name: name, Group: group, Mode: script.Prepared, SQL: true, RESP: resp, Defines: defines}
 	}
@@ -83,7 +86,22 @@ func Workloads() []Workload {
 		redis("kv-set-resp.sql", "kv"),
 		sql("kv-mixed-sql.sql", "kv", false, keys),
 		redis("kv-mixed-resp.sql", "kv"),
+		sql("kv-get-sql-logged.sql", "kv", false, keys),
+		sql("kv-set-sql-logged.sql", "kv", false, keys),
+		sql("session-get-sql.sql", "session", false, sessions),
+		sql("session-set-sql.sql", "session", false, sessions),
+		sql("session-get-sql-logged.sql", "session", false, sessions),
+		sql("session-set-sql-logged.sql", "session", false, sessions),
+		Workload{Name: "session-get-resp.sql", Group: "session", Mode: script.Simple, RESP: true, Defines: sessions},
+		Workload{Name: "session-set-resp.sql", Group: "session", Mode: script.Simple, RESP: true, Defines: sessions},
 	)
+	// The hash-tagged reads (Options.Tagged): an MGET a cluster runs
+	// unsplit.
+	for _, n := range []string{"16", "64"} {
+		out = append(out,
+			Workload{Name: "resp-mget" + n + "-tagged.sql", Group: "read", Mode: script.Simple, RESP: true},
+			Workload{Name: "resp-mget" + n + "-random-tagged.sql", Group: "read", Mode: script.Simple, RESP: true, Defines: items})
+	}
 	for _, letter := range "abcdef" {
 		out = append(out,
 			Workload{Name: "ycsb-" + string(letter) + ".sql", Group: "ycsb", Mode: script.Prepared, SQL: true, Defines: records},

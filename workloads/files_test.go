@@ -218,15 +218,15 @@ func TestValue(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	o, err := Options{}.withDefaults()
-	if err != nil || o != (Options{Items: DefaultItems, ValueSize: DefaultValueSize, Keys: DefaultKeys, YCSBRecords: DefaultYCSBRecords, YCSBFieldLength: DefaultYCSBFieldLength}) {
+	if err != nil || o != (Options{Items: DefaultItems, ValueSize: DefaultValueSize, Keys: DefaultKeys, Sessions: DefaultSessions, YCSBRecords: DefaultYCSBRecords, YCSBFieldLength: DefaultYCSBFieldLength}) {
 		t.Errorf("zero Options: %+v, %v", o, err)
 	}
-	for _, bad := range []Options{{Items: 100}, {ValueSize: -1}, {ValueSize: MaxValueSize + 1}, {Keys: -5}, {YCSBRecords: -1}, {YCSBFieldLength: MaxValueSize + 1}} {
+	for _, bad := range []Options{{Items: 100}, {ValueSize: -1}, {ValueSize: MaxValueSize + 1}, {Keys: -5}, {Sessions: -1}, {YCSBRecords: -1}, {YCSBFieldLength: MaxValueSize + 1}} {
 		if _, err := bad.withDefaults(); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	if d := (Options{Items: 500}).Defines(); !slices.Equal(d, []string{"items=500", "keys=100000", "recordcount=1000"}) {
+	if d := (Options{Items: 500}).Defines(); !slices.Equal(d, []string{"items=500", "keys=100000", "sessions=100000", "recordcount=1000"}) {
 		t.Errorf("Defines = %q", d)
 	}
 }

@@ -21,6 +21,9 @@ const (
 	DefaultItems     = 4096   // rows, as in the reference
 	DefaultValueSize = 128    // bytes per value, as in the reference
 	DefaultKeys      = 100000 // keys of the kv get/set comparison
+	// DefaultSessions is the article's UUID keyspace for a quick run: 100,000
+	// sessions (the article has 30 million; Options.Sessions scales it).
+	DefaultSessions = 100000
 	// DefaultYCSBRecords is YCSB's default recordcount.
 	DefaultYCSBRecords = 1000
 	// DefaultYCSBFieldLength is YCSB's default fieldlength (bytes).
@@ -48,9 +51,14 @@ type Options struct {
 	// ValueSize is the length in bytes of every value (see Value). Default
 	// DefaultValueSize, at most MaxValueSize.
 	ValueSize int
-	// Keys is the number of keys of the kv workloads: rows 1..Keys of kv and
-	// the Redis keys kv:1..kv:Keys. Default DefaultKeys.
+	// Keys is the number of keys of the kv workloads: rows 1..Keys of kv
+	// and kv_logged and the Redis keys kv:1..kv:Keys (the command line's
+	// --keyspace). Default DefaultKeys.
 	Keys int
+	// Sessions is the article's UUID keyspace: rows uuid(1..Sessions) of
+	// sessions and sessions_logged and the Redis keys session:<uuid(n)>
+	// (--sessions). Default DefaultSessions.
+	Sessions int
 	// YCSBRecords is the number of YCSB records: rows 'user1'..'userR' of
 	// gbench.usertable and the Redis hashes gbench:ycsb:user1..userR, 10
 	// fields each. Default DefaultYCSBRecords.
@@ -62,6 +70,11 @@ type Options struct {
 	// default, loads none and leaves an earlier load's tables alone. It
 	// needs PostgreSQL; Redis holds no TPC-C-like data.
 	Warehouses int
+	// Tagged also sets, in Redis, a hash-tagged copy of every item,
+	// TaggedItemKey(id) with the item's value: the keys of one group of
+	// TagGroup ids share a slot, so that a cluster runs an MGET of them
+	// without a split (resp-mget*-tagged.sql). PostgreSQL is the same.
+	Tagged bool
 }
 
 // withDefaults validates o and fills in the defaults.
@@ -69,6 +82,7 @@ func (o Options) withDefaults() (Options, error) {
 	o.Items = or(o.Items, DefaultItems)
 	o.ValueSize = or(o.ValueSize, DefaultValueSize)
 	o.Keys = or(o.Keys, DefaultKeys)
+	o.Sessions = or(o.Sessions, DefaultSessions)
 	o.YCSBRecords = or(o.YCSBRecords, DefaultYCSBRecords)
 	o.YCSBFieldLength = or(o.YCSBFieldLength, DefaultYCSBFieldLength)
 	switch {
@@ -78,6 +92,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("workloads: invalid value size %d: must be in range 1..%d", o.ValueSize, MaxValueSize)
 	case o.Keys < 1 || o.Keys > maxCount:
 		return o, fmt.Errorf("workloads: invalid key count %d: must be in range 1..%d", o.Keys, maxCount)
+	case o.Sessions < 1 || o.Sessions > maxCount:
+		return o, fmt.Errorf("workloads: invalid session count %d: must be in range 1..%d", o.Sessions, maxCount)
 	case o.YCSBRecords < 1 || o.YCSBRecords > maxCount/10:
 		return o, fmt.Errorf("workloads: invalid YCSB record count %d: must be in range 1..%d", o.YCSBRecords, maxCount/10)
 	case o.Warehouses < 0 || o.Warehouses > MaxWarehouses:
@@ -89,13 +105,16 @@ func (o Options) withDefaults() (Options, error) {
 }
 
 // Defines returns the -D settings ("name=value") the workloads need for
-// data loaded with o: items=Items, keys=Keys and recordcount=YCSBRecords,
-// defaults filled in, and warehouses=Warehouses when it is set.
+// data loaded with o: items=Items, keys=Keys, sessions=Sessions and
+// recordcount=YCSBRecords, defaults filled in, and warehouses=Warehouses
+// when it is set.
 func (o Options) Defines() []string {
 	o.Items = or(o.Items, DefaultItems)
 	o.Keys = or(o.Keys, DefaultKeys)
+	o.Sessions = or(o.Sessions, DefaultSessions)
 	o.YCSBRecords = or(o.YCSBRecords, DefaultYCSBRecords)
-	out := []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys), "recordcount=" + strconv.Itoa(o.YCSBRecords)}
+	out := []string{"items=" + strconv.Itoa(o.Items), "keys=" + strconv.Itoa(o.Keys), "sessions=" + strconv.Itoa(o.Sessions),
+		"recordcount=" + strconv.Itoa(o.YCSBRecords)}
 	if o.Warehouses > 0 {
 		out = append(out, "warehouses="+strconv.Itoa(o.Warehouses))
 	}
@@ -145,6 +164,21 @@ func Load(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options) erro
 // with its server (pgconn closes it when ctx ends during a query): close
 // both. A write error on log is returned after the load.
 func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, log io.Writer) error {
+	return loadInto(ctx, pg, redisOf(redis), o, log)
+}
+
+// LoadClusterLog is LoadLog into a Redis Cluster's masters instead of
+// one Redis: see RedisCluster.
+func LoadClusterLog(ctx context.Context, pg *pgsql.Client, redis *RedisCluster, o Options, log io.Writer) error {
+	var r redisStore
+	if redis != nil {
+		r = redis
+	}
+	return loadInto(ctx, pg, r, o, log)
+}
+
+// loadInto is LoadLog into a Redis or a cluster (nil: none).
+func loadInto(ctx context.Context, pg *pgsql.Client, redis redisStore, o Options, log io.Writer) error {
 	o, err := o.withDefaults()
 	if err != nil {
 		return err
@@ -158,7 +192,7 @@ func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, l
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("workloads: %w", err)
 	}
-	found, err := Inspect(ctx, pg, redis)
+	found, err := inspectAll(ctx, pg, redis)
 	if err != nil {
 		return err
 	}
@@ -174,7 +208,7 @@ func LoadLog(ctx context.Context, pg *pgsql.Client, redis net.Conn, o Options, l
 		wg.Go(func() { tookPG, errPG = loadPostgres(ctx, pg, o, !found[0].Found, lg) })
 	}
 	if redis != nil {
-		wg.Go(func() { tookRedis, errRedis = loadRedis(ctx, resp.NewClient(redis), o, lg) })
+		wg.Go(func() { tookRedis, errRedis = redis.load(ctx, o, lg) })
 	}
 	wg.Wait()
 	if errPG == nil && errRedis == nil {
@@ -253,6 +287,8 @@ func loadPostgres(ctx context.Context, pg *pgsql.Client, o Options, fresh bool, 
 		{create, "create", schema},
 		{"generating data (server-side)...", "server-side generate",
 			fmt.Sprintf("CALL %s.load_dataset(%d, %d, %d)", Schema, o.Items, o.ValueSize, o.Keys)},
+		{fmt.Sprintf("generating %d sessions (server-side)...", o.Sessions), "sessions",
+			fmt.Sprintf("CALL %s.load_sessions(%d)", Schema, o.Sessions)},
 		{fmt.Sprintf("generating %d YCSB records (server-side)...", o.YCSBRecords), "ycsb",
 			fmt.Sprintf("CALL %s.load_ycsb(%d, %d)", Schema, o.YCSBRecords, o.YCSBFieldLength)},
 	}
@@ -295,6 +331,13 @@ func loadRedis(ctx context.Context, rc *resp.Client, o Options, lg *loadLog) (st
 		err = lg.step("Redis", fmt.Sprintf("setting %d YCSB records...", o.YCSBRecords), "ycsb", &took, func() error { return setYCSB(rc, o) })
 	}
 	if err == nil {
+		err = lg.step("Redis", fmt.Sprintf("setting %d sessions...", o.Sessions), "sessions", &took, func() error {
+			return msetWith(rc, 1, int64(o.Sessions), func(n int64) (string, string) {
+				return sessionPrefix + UUID(n), SessionValue(n)
+			}, func(int64) error { return nil })
+		})
+	}
+	if err == nil {
 		_, _, err = rc.Call("HSET", MarkerKey, markerLoaded, time.Now().Format("2006-01-02 15:04:05 -07:00"))
 	}
 	if err != nil {
@@ -307,6 +350,9 @@ func loadRedis(ctx context.Context, rc *resp.Client, o Options, lg *loadLog) (st
 // progressEvery keys and at the end.
 func setKeys(rc *resp.Client, o Options, lg *loadLog) error {
 	total := int64(o.Items) + int64(o.Keys)
+	if o.Tagged {
+		total += int64(o.Items)
+	}
 	start, set, next := time.Now(), int64(0), int64(progressEvery)
 	done := func(n int64) error {
 		if set += n; set >= next || set == total {
@@ -320,12 +366,19 @@ func setKeys(rc *resp.Client, o Options, lg *loadLog) error {
 	if err := mset(rc, itemPrefix, 1, int64(o.Items), o.ValueSize, done); err != nil {
 		return err
 	}
+	if o.Tagged {
+		err := msetWith(rc, 1, int64(o.Items), func(id int64) (string, string) { return TaggedItemKey(id), Value(id, o.ValueSize) }, done)
+		if err != nil {
+			return err
+		}
+	}
 	return mset(rc, kvPrefix, 1, int64(o.Keys), o.ValueSize, done)
 }
 
 // stale returns a filter for the dataset's keys that a load of o must
-// remove: items and kv keys outside the loaded ranges, every cache key and
-// every YCSB key (setYCSB sets them again).
+// remove: items and kv keys outside the loaded ranges, every cache key,
+// every YCSB key and every session (the load sets them again: a UUID does
+// not say its n).
 func stale(o Options) func(string) bool {
 	items, kv := outside(itemPrefix, o.Items), outside(kvPrefix, o.Keys)
 	return func(key string) bool {
@@ -334,8 +387,10 @@ func stale(o Options) func(string) bool {
 			return items(key)
 		case strings.HasPrefix(key, kvPrefix):
 			return kv(key)
+		case strings.HasPrefix(key, taggedPrefix):
+			return !o.Tagged || !isTaggedItem(key, o.Items)
 		}
-		return strings.HasPrefix(key, cachePrefix) || strings.HasPrefix(key, ycsbPrefix)
+		return strings.HasPrefix(key, cachePrefix) || strings.HasPrefix(key, ycsbPrefix) || strings.HasPrefix(key, sessionPrefix)
 	}
 }
 
@@ -367,17 +422,32 @@ func ctxErr(ctx context.Context, err error) error {
 // of them makes it fail); in Redis (when redis is not nil) every key under
 // the dataset's prefixes, then MarkerKey.
 func Drop(ctx context.Context, pg *pgsql.Client, redis net.Conn) error {
-	if _, err := Inspect(ctx, pg, redis); err != nil {
+	return dropAll(ctx, pg, redisOf(redis))
+}
+
+// DropCluster is Drop from a Redis Cluster's masters instead of one
+// Redis.
+func DropCluster(ctx context.Context, pg *pgsql.Client, redis *RedisCluster) error {
+	var r redisStore
+	if redis != nil {
+		r = redis
+	}
+	return dropAll(ctx, pg, r)
+}
+
+func dropAll(ctx context.Context, pg *pgsql.Client, redis redisStore) error {
+	if _, err := inspectAll(ctx, pg, redis); err != nil {
 		return err
 	}
 	var errs []error
 	if pg != nil {
 		sql := fmt.Sprintf(`BEGIN;
-DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv, %[1]s.usertable, %[2]s;
+DROP TABLE IF EXISTS %[1]s.items, %[1]s.items_cache, %[1]s.kv, %[1]s.kv_logged, %[1]s.sessions, %[1]s.sessions_logged, %[1]s.usertable, %[2]s;
 DROP SEQUENCE IF EXISTS %[1]s.ycsb_seq;
 DROP FUNCTION IF EXISTS %[1]s.mget(bigint[]), %[1]s.item_value(bigint, int), %[1]s.tpcc_last_name(int),
+    %[1]s.uuid(bigint), %[1]s.session_value(bigint),
     %[1]s.tpcc_new_order(int, int, int, int, boolean, int[]), %[1]s.tpcc_delivery(int, int);
-DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int), %[1]s.load_ycsb(int, int), %[1]s.tpcc_load(text, int);
+DROP PROCEDURE IF EXISTS %[1]s.load_dataset(int, int, int), %[1]s.load_ycsb(int, int), %[1]s.load_sessions(int), %[1]s.tpcc_load(text, int);
 DROP SCHEMA IF EXISTS %[1]s;
 COMMIT`, Schema, strings.Join(tpccTables(), ", "))
 		if err := pg.Exec(ctx, sql); err != nil {
@@ -385,7 +455,7 @@ COMMIT`, Schema, strings.Join(tpccTables(), ", "))
 		}
 	}
 	if redis != nil {
-		errs = append(errs, dropRedis(ctx, resp.NewClient(redis)))
+		errs = append(errs, redis.drop(ctx))
 	}
 	return errors.Join(errs...)
 }

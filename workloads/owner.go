@@ -43,6 +43,20 @@ type Existing struct {
 // ErrForeign that names what gbench did not create. The caller keeps
 // ownership of the connections (see Load).
 func Inspect(ctx context.Context, pg *pgsql.Client, redis net.Conn) ([]Existing, error) {
+	return inspectAll(ctx, pg, redisOf(redis))
+}
+
+// InspectCluster is Inspect of a Redis Cluster's masters instead of one
+// Redis.
+func InspectCluster(ctx context.Context, pg *pgsql.Client, redis *RedisCluster) ([]Existing, error) {
+	var r redisStore
+	if redis != nil {
+		r = redis
+	}
+	return inspectAll(ctx, pg, r)
+}
+
+func inspectAll(ctx context.Context, pg *pgsql.Client, redis redisStore) ([]Existing, error) {
 	var out []Existing
 	if pg != nil {
 		e, err := inspectPostgres(ctx, pg)
@@ -52,10 +66,7 @@ func Inspect(ctx context.Context, pg *pgsql.Client, redis net.Conn) ([]Existing,
 		out = append(out, e)
 	}
 	if redis != nil {
-		rc := resp.NewClient(redis)
-		unbind := rc.Bind(ctx)
-		e, err := inspectRedis(rc)
-		unbind()
+		e, err := redis.inspect(ctx)
 		if err != nil {
 			return nil, ctxErr(ctx, err)
 		}
@@ -80,7 +91,7 @@ FROM (SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS name,
 ORDER BY 1`
 
 // datasetTables are the tables Load fills, in Schema.
-var datasetTables = []string{"items", "items_cache", "kv", "usertable"}
+var datasetTables = []string{"items", "items_cache", "kv", "kv_logged", "sessions", "sessions_logged", "usertable"}
 
 // inspectPostgres checks that the schema gbench, if it exists, is gbench's
 // and holds only gbench's objects, and lists them.
@@ -155,6 +166,7 @@ const (
 	markerItems  = "items"
 	markerSize   = "value-size"
 	markerKeys   = "keys"
+	markerSess   = "sessions"
 	markerYCSB   = "ycsb-records"
 	markerField  = "ycsb-field-length"
 	markerLoaded = "loaded" // set when a load completes
@@ -163,23 +175,31 @@ const (
 // inspectRedis checks that the keys under the dataset's prefixes, if any,
 // come with gbench's marker, and counts them.
 func inspectRedis(rc *resp.Client) (Existing, error) {
+	return inspectNodes(rc, []*resp.Client{rc})
+}
+
+// inspectNodes is inspectRedis over the masters of a cluster: the marker
+// on its node, the keys on all.
+func inspectNodes(markerNode *resp.Client, nodes []*resp.Client) (Existing, error) {
 	e := Existing{Server: "Redis"}
-	marker, err := readMarker(rc)
+	marker, err := readMarker(markerNode)
 	if err != nil {
 		return e, err
 	}
 	counts := map[string]int{}
 	var example string
-	err = scanKeys(rc, KeyPrefix+"*", func(key string) {
-		for _, p := range dataPrefixes {
-			if strings.HasPrefix(key, p) {
-				counts[p]++
-				example = key
+	for _, rc := range nodes {
+		err = scanKeys(rc, KeyPrefix+"*", func(key string) {
+			for _, p := range dataPrefixes {
+				if strings.HasPrefix(key, p) {
+					counts[p]++
+					example = key
+				}
 			}
+		})
+		if err != nil {
+			return e, err
 		}
-	})
-	if err != nil {
-		return e, err
 	}
 	n := 0
 	for _, c := range counts {
@@ -239,6 +259,9 @@ func readMarker(rc *resp.Client) (marker, error) {
 // describe says what the marker says was loaded.
 func (m marker) describe() string {
 	s := fmt.Sprintf("%s items of %s bytes, %s kv keys", m[markerItems], m[markerSize], m[markerKeys])
+	if m[markerSess] != "" {
+		s += fmt.Sprintf(", %s sessions", m[markerSess])
+	}
 	if m[markerYCSB] != "" {
 		s += fmt.Sprintf(", %s YCSB records of 10 fields of %s bytes", m[markerYCSB], m[markerField])
 	}
@@ -251,7 +274,7 @@ func (m marker) describe() string {
 // setMarker writes MarkerKey for a load of o, not yet finished.
 func setMarker(rc *resp.Client, o Options) error {
 	_, _, err := rc.Call("HSET", MarkerKey, markerOwner, "gbench",
-		markerItems, strconv.Itoa(o.Items), markerSize, strconv.Itoa(o.ValueSize), markerKeys, strconv.Itoa(o.Keys),
+		markerItems, strconv.Itoa(o.Items), markerSize, strconv.Itoa(o.ValueSize), markerKeys, strconv.Itoa(o.Keys), markerSess, strconv.Itoa(o.Sessions),
 		markerYCSB, strconv.Itoa(o.YCSBRecords), markerField, strconv.Itoa(o.YCSBFieldLength))
 	if err == nil {
 		_, _, err = rc.Call("HDEL", MarkerKey, markerLoaded)

@@ -80,8 +80,9 @@ func TestRefusesForeignObjects(t *testing.T) {
 		cmd  []string
 		want string
 	}{
-		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:item:7") but no hash gbench:dataset`},
-		{"a YCSB hash without the marker", []string{"SET", ycsbRecordPrefix + "1", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb: (such as "gbench:ycsb:user1") but no hash gbench:dataset`},
+		{"keys without the marker", []string{"SET", itemPrefix + "7", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb:, gbench:session:, gbench:{item: (such as "gbench:item:7") but no hash gbench:dataset`},
+		{"a tagged item without the marker", []string{"SET", TaggedItemKey(7), "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb:, gbench:session:, gbench:{item: (such as "gbench:{item:0}:7") but no hash gbench:dataset`},
+		{"a YCSB hash without the marker", []string{"SET", ycsbRecordPrefix + "1", "mine"}, `keys under gbench:item:, gbench:kv:, gbench:cache:, gbench:ycsb:, gbench:session:, gbench:{item: (such as "gbench:ycsb:user1") but no hash gbench:dataset`},
 		{"a marker of the user's", []string{"SET", MarkerKey, "mine"}, "the key gbench:dataset (a string) has no field created-by = gbench"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,7 +125,7 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 	redis, _ := scratchRedis(t)
 	ctx := context.Background()
 	var first, second bytes.Buffer
-	if err := LoadLog(ctx, pg, redis, Options{Keys: 200000}, &first); err != nil {
+	if err := LoadLog(ctx, pg, redis, Options{Keys: 200000, Sessions: 1000}, &first); err != nil {
 		t.Fatal(err)
 	}
 	redisCall(t, redis, "SET", cachePrefix+"5", "x")
@@ -150,9 +151,11 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`Redis: setting keys\.\.\.`,
 			`Redis: 10\d{4} of 204096 keys \(\d\d%\) done \(elapsed \d+\.\d\d s, remaining \d+\.\d\d s\)`,
 			`Redis: 204096 of 204096 keys \(100%\) done \(elapsed \d+\.\d\d s, remaining 0\.00 s\)`,
-			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, ycsb \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s, ycsb \d+\.\d\d s|; )+\)\.`,
+			`done in \d+\.\d\d s \((PostgreSQL: create \d+\.\d\d s, server-side generate \d+\.\d\d s, sessions \d+\.\d\d s, ycsb \d+\.\d\d s, vacuum \d+\.\d\d s|Redis: remove \d+\.\d\d s, set \d+\.\d\d s, ycsb \d+\.\d\d s, sessions \d+\.\d\d s|; )+\)\.`,
 			`PostgreSQL: generating 1000 YCSB records \(server-side\)\.\.\.`,
 			`Redis: setting 1000 YCSB records\.\.\.`,
+			`PostgreSQL: generating 1000 sessions \(server-side\)\.\.\.`,
+			`Redis: setting 1000 sessions\.\.\.`,
 		}},
 		{second.String(), []string{
 			`PostgreSQL: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
@@ -160,10 +163,13 @@ func TestLoadLogSaysWhatItReplaces(t *testing.T) {
 			`PostgreSQL: checking the schema gbench, redefining its functions\.\.\.`,
 			`  table gbench\.items_cache \(0 rows\)`,
 			`  table gbench\.kv \(200000 rows\)`,
+			`  table gbench\.kv_logged \(200000 rows\)`,
+			`  table gbench\.sessions \(1000 rows\)`,
+			`  1000 keys gbench:session:\*`,
 			`  function gbench\.item_value\(bigint,integer\)`,
 			`  function gbench\.mget\(bigint\[\]\)`,
 			`  function gbench\.load_dataset\(integer,integer,integer\)`,
-			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, 1000 YCSB records of 10 fields of 100 bytes, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
+			`Redis: replacing the dataset \(4096 items of 128 bytes, 200000 kv keys, 1000 sessions, 1000 YCSB records of 10 fields of 100 bytes, loaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\):`,
 			`  table gbench\.usertable \(1000 rows\)`,
 			`  sequence gbench\.ycsb_seq`,
 			`  1002 keys gbench:ycsb:\*`,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gbench/gbench/script"
 )
@@ -40,10 +41,36 @@ const (
 	cachePrefix = KeyPrefix + "cache:"
 	kvPrefix    = KeyPrefix + "kv:"
 	ycsbPrefix  = KeyPrefix + "ycsb:"
+	// sessionPrefix: the article's sessions, gbench:session:<uuid(n)>.
+	sessionPrefix = KeyPrefix + "session:"
+	// taggedPrefix: the hash-tagged items, gbench:{item:G}:<id>
+	// (TaggedItemKey).
+	taggedPrefix = KeyPrefix + "{item:"
 )
 
 // dataPrefixes are the prefixes of the keys Load sets or removes.
-var dataPrefixes = []string{itemPrefix, kvPrefix, cachePrefix, ycsbPrefix}
+var dataPrefixes = []string{itemPrefix, kvPrefix, cachePrefix, ycsbPrefix, sessionPrefix, taggedPrefix}
+
+// TagGroup is how many consecutive ids share a hash tag in the tagged
+// copy of the items (Options.Tagged): ids 1..64 are group 0, 65..128
+// group 1, and so on. 64 is the largest MGET of the bundled workloads.
+const TagGroup = 64
+
+// TaggedItemKey returns the hash-tagged key of item id,
+// gbench:{item:G}:<id> with G = (id-1)/TagGroup: the keys of a group
+// share the slot of the tag item:G, and the groups spread over the slots
+// (and a cluster's masters) as any keys do.
+func TaggedItemKey(id int64) string {
+	return taggedPrefix + strconv.FormatInt((id-1)/TagGroup, 10) + "}:" + strconv.FormatInt(id, 10)
+}
+
+// isTaggedItem reports whether key is TaggedItemKey(id) for an id in
+// 1..items.
+func isTaggedItem(key string, items int) bool {
+	_, idText, ok := strings.Cut(key[len(taggedPrefix):], "}:")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	return ok && err == nil && id >= 1 && id <= int64(items) && TaggedItemKey(id) == key
+}
 
 // KeyCounts returns the numbers of keys per request of the reference
 // matrix: 1, 16 and 64. The slice is new on each call.

@@ -193,6 +193,9 @@ type Dataset struct {
 	// Items is the number of items (ids 1..Items), ValueSize the length of
 	// their values, KVKeys the number of keys of the kv table.
 	Items, ValueSize, KVKeys int
+	// Sessions is the number of sessions loaded (uuid(1..Sessions); sets
+	// since then not counted), 0 when the servers do not say.
+	Sessions int
 	// YCSBRecords is the number of YCSB records loaded (inserts since
 	// then not counted), 0 when the servers do not say.
 	YCSBRecords int
@@ -209,14 +212,16 @@ func ReadDataset(ctx context.Context, pg *pgsql.Client, redis net.Conn) (Dataset
 		}
 		// load_ycsb writes the loaded record count into usertable's comment.
 		rows, err := pg.SimpleQuery(ctx, "SELECT max(length(v)), (SELECT coalesce(max(k), 0) FROM "+Schema+".kv WHERE k < 1000000000000), "+
-			"coalesce(substring(pg_catalog.obj_description(to_regclass('"+Schema+".usertable'), 'pg_class') FROM ', (\\d+) records'), '0') FROM "+ItemsTable+" WHERE id >= 1")
+			"coalesce(substring(pg_catalog.obj_description(to_regclass('"+Schema+".usertable'), 'pg_class') FROM ', (\\d+) records'), '0'), "+
+			"coalesce(substring(pg_catalog.obj_description(to_regclass('"+Schema+".sessions'), 'pg_class') FROM ', (\\d+) sessions'), '0') FROM "+ItemsTable+" WHERE id >= 1")
 		if err != nil {
 			return Dataset{}, fmt.Errorf("workloads: reading the dataset: %w", ctxErr(ctx, err))
 		}
 		size, _ := strconv.Atoi(string(rows[0][0]))
 		kv, _ := strconv.Atoi(string(rows[0][1]))
 		records, _ := strconv.Atoi(string(rows[0][2]))
-		return Dataset{Items: int(n), ValueSize: size, KVKeys: kv, YCSBRecords: records}, nil
+		sessions, _ := strconv.Atoi(string(rows[0][3]))
+		return Dataset{Items: int(n), ValueSize: size, KVKeys: kv, YCSBRecords: records, Sessions: sessions}, nil
 	}
 	if redis == nil {
 		return Dataset{}, errors.New("workloads: no server to read the dataset from")
@@ -232,6 +237,7 @@ func ReadDataset(ctx context.Context, pg *pgsql.Client, redis net.Conn) (Dataset
 	d.ValueSize, _ = strconv.Atoi(m[markerSize])
 	d.KVKeys, _ = strconv.Atoi(m[markerKeys])
 	d.YCSBRecords, _ = strconv.Atoi(m[markerYCSB])
+	d.Sessions, _ = strconv.Atoi(m[markerSess])
 	if m == nil || m[markerLoaded] == "" || d.Items < MinItems {
 		return Dataset{}, errors.New("workloads: contract: the dataset is not loaded in Redis (gbench workloads load --resp URL loads it)")
 	}

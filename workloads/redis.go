@@ -17,6 +17,13 @@ const (
 // mset sets prefix+id to Value(id, size) for ids first..last, pipelined,
 // and calls done with the number of keys set after each window of replies.
 func mset(rc *resp.Client, prefix string, first, last int64, size int, done func(n int64) error) error {
+	return msetWith(rc, first, last, func(id int64) (string, string) {
+		return prefix + strconv.FormatInt(id, 10), Value(id, size)
+	}, done)
+}
+
+// msetWith sets the pairs kv(id) for ids first..last, pipelined as mset.
+func msetWith(rc *resp.Client, first, last int64, kv func(id int64) (string, string), done func(n int64) error) error {
 	inFlight, set := 0, int64(0)
 	for lo := first; lo <= last; lo += msetPairs {
 		hi := min(lo+msetPairs-1, last)
@@ -24,8 +31,9 @@ func mset(rc *resp.Client, prefix string, first, last int64, size int, done func
 			out = resp.AppendArrayHeader(out, 1+2*int(hi-lo+1))
 			out = resp.AppendBulkString(out, "MSET")
 			for id := lo; id <= hi; id++ {
-				out = resp.AppendBulkString(out, prefix+strconv.FormatInt(id, 10))
-				out = resp.AppendBulkString(out, Value(id, size))
+				k, v := kv(id)
+				out = resp.AppendBulkString(out, k)
+				out = resp.AppendBulkString(out, v)
 			}
 			return out
 		})

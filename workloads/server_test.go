@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,22 +19,15 @@ import (
 // testKeys keeps the kv part of the test dataset small.
 const testKeys = 1000
 
-// unreachable skips the test, or fails it when GBENCH_REQUIRE_SERVICES=1.
-func unreachable(t *testing.T, what string, err error) {
-	t.Helper()
-	testsrv.Need(t, "%s unreachable (%v)", what, err)
-}
+// testSessions keeps the article's sessions of the test dataset small.
+const testSessions = 500
 
 // scratchPG connects to a new database on the GBENCH_TEST_PG server,
 // dropped when the test ends. The name carries the process id, so that
 // engineers running the suite at once do not collide.
 func scratchPG(t *testing.T) *pgsql.Client {
 	t.Helper()
-	conninfo := os.Getenv("GBENCH_TEST_PG")
-	if conninfo == "" {
-		conninfo = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-	}
-	cfg, err := pgsql.ParseConfig(conninfo)
+	cfg, err := pgsql.ParseConfig(testsrv.NeedPostgres(t))
 	if err != nil {
 		t.Fatalf("GBENCH_TEST_PG: %v", err)
 	}
@@ -41,7 +35,7 @@ func scratchPG(t *testing.T) *pgsql.Client {
 	defer cancel()
 	admin, err := cfg.Open(ctx)
 	if err != nil {
-		unreachable(t, "PostgreSQL (GBENCH_TEST_PG)", err)
+		t.Fatalf("PostgreSQL (GBENCH_TEST_PG) is up but refuses: %s", cfg.Redact(err.Error()))
 	}
 	db := fmt.Sprintf("gbench_workloads_%d", os.Getpid())
 	drop := "DROP DATABASE IF EXISTS " + db + " WITH (FORCE)"
@@ -79,11 +73,7 @@ const claimKey = "gbench:workloads-test-claim"
 // the workload keys and the claim.
 func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
 	t.Helper()
-	url := os.Getenv("GBENCH_TEST_REDIS")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	o, err := resp.ParseURL(url)
+	o, err := resp.ParseURL(testsrv.NeedRedis(t))
 	if err != nil {
 		t.Fatalf("GBENCH_TEST_REDIS: %v", err)
 	}
@@ -94,7 +84,7 @@ func scratchRedis(t *testing.T) (net.Conn, resp.Options) {
 			o.DB = db
 			c, err := resp.Dial(ctx, o)
 			if err != nil {
-				unreachable(t, "Redis (GBENCH_TEST_REDIS)", err)
+				t.Fatalf("Redis (GBENCH_TEST_REDIS) answers a PING but Dial fails: %v", err)
 			}
 			rc := resp.NewClient(c)
 			vals, top, err := rc.Call("SET", claimKey, fmt.Sprint(os.Getpid()), "NX", "PX", "300000")
@@ -148,10 +138,11 @@ func TestServers(t *testing.T) {
 	redis, redisOpts := scratchRedis(t)
 	ctx := context.Background()
 	start := time.Now()
-	if err := Load(ctx, pg, redis, Options{Keys: testKeys}); err != nil {
+	if err := Load(ctx, pg, redis, Options{Keys: testKeys, Sessions: testSessions}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("loaded in %v", time.Since(start))
+	t.Run("sessions", func(t *testing.T) { checkSessions(t, pg, redis) })
 
 	t.Run("load", func(t *testing.T) { checkLoaded(t, pg, redis, DefaultItems, testKeys) })
 	t.Run("values", func(t *testing.T) { checkValues(t, pg, redis) })
@@ -185,11 +176,28 @@ func TestServers(t *testing.T) {
 		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		err = Load(ctx, nil, c, Options{Keys: 5_000_000})
-		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-			t.Errorf("Load of 5M keys with a 50ms timeout: %v after %v", err, time.Since(start))
+		const keys = 5_000_000
+		err = Load(ctx, nil, c, Options{Keys: keys})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Load of %d keys with a 50ms timeout: %v after %v", keys, err, time.Since(start))
 		}
-		t.Log(err)
+		t.Logf("%v after %v", err, time.Since(start))
+		// The load writes gbench:kv:1..keys in order: its last key missing
+		// says that it stopped at the deadline, however fast the machine
+		// is. (A load that ran to the end and only then looked at ctx
+		// would have written it.)
+		check, err := resp.Dial(context.Background(), redisOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer check.Close()
+		vals, top, err := resp.NewClient(check).Call("EXISTS", kvPrefix+strconv.Itoa(keys))
+		if err != nil || vals[top].Kind != resp.KindInt {
+			t.Fatalf("EXISTS: %v %+v", err, vals)
+		}
+		if vals[top].Int != 0 {
+			t.Errorf("Load went on to its last key after the deadline")
+		}
 	})
 }
 
@@ -360,5 +368,49 @@ func checkReload(t *testing.T, pg *pgsql.Client, redis net.Conn) {
 	checkLoaded(t, pg, redis, DefaultItems, testKeys)
 	if err := Contract(ctx, pg, redis); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkSessions checks the article's dataset: both tables and Redis hold
+// uuid(1..testSessions) with SessionValue, the keys PostgreSQL's gbench.uuid
+// and script's uuid() compute alike, and ReadDataset reads the count back.
+func checkSessions(t *testing.T, pg *pgsql.Client, redis net.Conn) {
+	row := pgExec(t, pg, `SELECT (SELECT count(*) FROM gbench.sessions), (SELECT count(*) FROM gbench.sessions_logged),
+		(SELECT count(*) FROM gbench.kv_logged), (SELECT relpersistence FROM pg_class WHERE oid = 'gbench.sessions'::regclass),
+		(SELECT relpersistence FROM pg_class WHERE oid = 'gbench.sessions_logged'::regclass)`)[0]
+	if got := fmt.Sprintf("%s %s %s %s %s", row[0], row[1], row[2], row[3], row[4]); got != fmt.Sprintf("%d %d %d u p", testSessions, testSessions, testKeys) {
+		t.Errorf("sessions, sessions_logged, kv_logged rows and persistence: %s", got)
+	}
+	rc := resp.NewClient(redis)
+	for _, n := range []int64{1, 2, 250, testSessions, -3, 1 << 40} {
+		got := pgExec(t, pg, fmt.Sprintf("SELECT gbench.uuid(%d), gbench.session_value(%d)", n, n))[0]
+		if string(got[0]) != UUID(n) || string(got[1]) != SessionValue(n) {
+			t.Errorf("n=%d: PostgreSQL %s %s, Go %s %s", n, got[0], got[1], UUID(n), SessionValue(n))
+		}
+		if n < 1 || n > testSessions {
+			continue
+		}
+		for _, table := range []string{"gbench.sessions", "gbench.sessions_logged"} {
+			v := pgExec(t, pg, fmt.Sprintf("SELECT value FROM %s WHERE key = '%s'", table, UUID(n)))
+			if len(v) != 1 || string(v[0][0]) != SessionValue(n) {
+				t.Errorf("%s: session %d: %q", table, n, v)
+			}
+		}
+		if v, err := rc.Text("GET", sessionPrefix+UUID(n)); err != nil || v != SessionValue(n) {
+			t.Errorf("Redis: session %d: %q, %v", n, v, err)
+		}
+	}
+	if l := len(SessionValue(testSessions)); l < 150 || l > 220 {
+		t.Errorf("a session value is %d bytes, not the article's small object", l)
+	}
+	for _, src := range []struct {
+		name string
+		pg   *pgsql.Client
+		r    net.Conn
+	}{{"PostgreSQL", pg, nil}, {"Redis", nil, redis}} {
+		d, err := ReadDataset(context.Background(), src.pg, src.r)
+		if err != nil || d.Sessions != testSessions {
+			t.Errorf("ReadDataset from %s: %d sessions, %v", src.name, d.Sessions, err)
+		}
 	}
 }

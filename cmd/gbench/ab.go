@@ -11,6 +11,7 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/gate"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
@@ -23,6 +24,10 @@ type abOptions struct {
 	metric     string
 	noise      float64
 	builds     abBuilds
+	// thresholds are --threshold's lists, checked on each side's medians.
+	thresholds []string
+	// maxRegression is --max-regression, a fraction; -1 without it.
+	maxRegression float64
 }
 
 // abSide is one side of an A/B series.
@@ -40,22 +45,30 @@ type abSide struct {
 // and a verdict that calls no difference smaller than the noise. Exit
 // status: 0 when every run succeeded (whatever the verdict), 1 for a bad
 // command line or a failed set-up, 2 when a run failed or Ctrl-C stopped
-// the series.
+// the series, 3 when a side breaches a --threshold or B regresses by more
+// than --max-regression.
 func runAB(env *Env, args []string) int {
-	o := &abOptions{seriesOptions: seriesOptions{repeats: 5, warmup: 2, out: "ab.json"}, noise: series.DefaultNoise}
+	o := &abOptions{seriesOptions: seriesOptions{repeats: 5, warmup: 2, out: "ab.json"}, noise: series.DefaultNoise, maxRegression: -1}
 	lines, code, done := openSeries(env, "ab", args, &o.seriesOptions, func(fs *pflag.FlagSet) {
 		fs.Var(&settingList{p: &o.setA, name: "--set-a"}, "set-a", "server setting NAME=VALUE for the runs of A (repeatable), like postgres -c")
 		fs.Var(&settingList{p: &o.setB, name: "--set-b"}, "set-b", "server setting NAME=VALUE for the runs of B (repeatable)")
 		fs.StringVar(&o.builds.dirA, "build-a", "", "run A against a throwaway server of the PostgreSQL build in `DIR` (its bin directory)")
 		fs.StringVar(&o.builds.dirB, "build-b", "", "run B against a throwaway server of the build in `DIR`")
 		fs.Var(&intValue{p: &o.builds.initScale, name: "--init-scale", min: 1, max: maxInt}, "init-scale", "with --build-a/-b: run \"gbench -i -s N\" in each server first")
+		fs.Var(durabilityValue{&o.builds.durabilityOff, &o.builds.durabilitySet}, "durability", "with --build-a/-b: "+durabilityUsage)
 		fs.StringVar(&o.builds.setup, "setup", "", "with --build-a/-b: run the SQL in `FILE` in each server first (tables, data)")
-		fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps (default in closed loop), or a latency percentile like p99 (default under --rate) or max")
+		fs.StringVar(&o.metric, "metric", "", "what the verdict compares: tps, a latency percentile like p99, or max; without it, tps in closed loop and p99 under --rate")
 		fs.Var(&percentValue{p: &o.noise, name: "--noise"}, "noise", "flag a noisy environment when one side's runs spread over more than this percentage of their median")
 		o.define(fs, "runs of each side, interleaved; a verdict needs 3")
+		fs.Var(&unsetPercent{percentValue{p: &o.maxRegression, name: "--max-regression"}}, "max-regression", "exit 3 when B's median is worse than A's by more than this percentage of A's on the metric (lower tps, higher latency)")
+		fs.StringArrayVar(&o.thresholds, "threshold", nil, "check each side's medians against LIST, as a run's --threshold (no SCRIPT: terms); exit 3 when a side breaches one")
 	}, abUsage)
 	if done {
 		return code
+	}
+	gates, err := curveGates(o.thresholds)
+	if err != nil {
+		return fail(env, err)
 	}
 	lineA, lineB := splitVs(lines)
 	if err := o.builds.check([][]string{lineA, lineB}, env); err != nil {
@@ -90,7 +103,7 @@ func runAB(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	return o.run(ctx, env, sides, hard)
+	return o.run(ctx, env, sides, hard, gates)
 }
 
 // splitVs splits the command lines at "--vs"; without it both sides run
@@ -157,7 +170,7 @@ func (o *abOptions) sides(env *Env, lineA, lineB []string) ([]*abSide, error) {
 }
 
 // run runs the interleaved series and prints the verdict.
-func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-chan struct{}) int {
+func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-chan struct{}, gates []gate.Threshold) int {
 	a, b := sides[0], sides[1]
 	res := newSeriesResult(env, series.KindAB, &o.seriesOptions, a.bench.duration)
 	for _, sd := range sides {
@@ -196,10 +209,36 @@ func (o *abOptions) run(ctx context.Context, env *Env, sides []*abSide, hard <-c
 	}
 	err := r.Each(ctx, res, series.Interleave(2, o.repeats, o.seed), saver(env, res, o.out))
 	res.AB, _ = series.NewAB(res.Runs, o.side(a, res.Plan.Loads[0]), o.side(b, res.Plan.Loads[1]), o.metric, o.noise)
+	if gates != nil {
+		res.Thresholds = series.CheckPoints(res.Runs, res.Plan.Loads, gates)
+	}
+	if res.AB != nil && o.maxRegression >= 0 {
+		res.AB.CheckRegression(o.maxRegression)
+	}
 	if werr := report.SeriesText(env.Stdout, res); werr != nil && err == nil {
 		err = werr
 	}
-	return finishSeries(env, res, o.out, err)
+	breached := writePointGates(env, res.Thresholds)
+	if ab := res.AB; ab != nil && ab.MaxRegression != nil {
+		what := "no valid run on a side to compare"
+		if ab.Regression != nil {
+			what = fmt.Sprintf("B is %.1f%% worse than A on %s", 100**ab.Regression, ab.Metric)
+			if *ab.Regression < 0 {
+				what = fmt.Sprintf("B is %.1f%% better than A on %s", -100**ab.Regression, ab.Metric)
+			}
+		}
+		verdict := "met"
+		if ab.Regressed {
+			verdict = "BREACHED"
+		}
+		fmt.Fprintf(env.Stdout, "max regression %g%%: %s (%s)\n", 100**ab.MaxRegression, verdict, what)
+		breached = breached || ab.Regressed
+	}
+	code := finishSeries(env, res, o.out, err)
+	if code == exitOK && breached {
+		return exitThreshold
+	}
+	return code
 }
 
 // side describes one side for the analysis.
@@ -237,7 +276,9 @@ of the other (the ranges do not overlap) and the medians differ by more than
 the larger spread of the two sides; see docs/methodology.md.
 
 Exit status: 0 when every run succeeded, whatever the verdict; 1 for a bad
-command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it.
+command line or a failed set-up; 2 when a run failed or Ctrl-C stopped it;
+3 when a side's medians breach a --threshold (checked on both sides), or
+when B's median is worse than A's by more than --max-regression.
 
 Examples:
   gbench ab --set-a work_mem=4MB --set-b work_mem=64MB -- -n -f report.sql -c 8 -T 10 mydb

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/run/sandbox"
 )
 
@@ -17,7 +16,9 @@ type abBuilds struct {
 	dirA, dirB string
 	setup      string // SQL file run in each server first
 	initScale  int    // gbench -i -s N in each server first; 0 for none
-	sandboxes  []*sandbox.Sandbox
+	// durabilityOff is --durability=off; durabilitySet says it was given.
+	durabilityOff, durabilitySet bool
+	sandboxes                    []*sandbox.Sandbox
 }
 
 // active reports whether builds were asked for.
@@ -29,6 +30,8 @@ func (b *abBuilds) check(lines [][]string, env *Env) error {
 	switch {
 	case !b.active() && (b.setup != "" || b.initScale > 0):
 		return usagef("--setup and --init-scale prepare the servers of --build-a and --build-b")
+	case !b.active() && b.durabilitySet:
+		return usagef("--durability sets the throwaway servers of --build-a and --build-b")
 	case !b.active():
 		return nil
 	case b.dirA == "" || b.dirB == "":
@@ -63,7 +66,7 @@ func (b *abBuilds) start(ctx context.Context, env *Env, lines [][]string, maxCli
 		fmt.Fprintf(env.Stderr, "gbench ab: starting a throwaway server of build %s (%s)\n", "AB"[i:i+1], dir)
 		// The servers outlive ctx: Ctrl-C ends the series, then them.
 		sb, err := sandbox.Start(context.WithoutCancel(ctx), sandbox.Options{Postgres: true, MaxConnections: maxClients + sandboxMargin,
-			SharedBuffers: sandbox.DefaultSharedBuffers, Log: env.Stderr, Getenv: getenv})
+			SharedBuffers: sandbox.DefaultSharedBuffers, DurabilityOff: b.durabilityOff, Log: env.Stderr, Getenv: getenv})
 		if err != nil {
 			return nil, fmt.Errorf("build %s: %w", "AB"[i:i+1], err)
 		}
@@ -103,7 +106,7 @@ func (b *abBuilds) prepare(ctx context.Context, env *Env, conninfo string) error
 	}
 	defer conn.Close()
 	if err := conn.Exec(ctx, string(sql)); err != nil {
-		return fmt.Errorf("%s: %s", b.setup, pgsql.ErrorText(err))
+		return fmt.Errorf("%s: %s", b.setup, pg.ErrorText(err))
 	}
 	return nil
 }

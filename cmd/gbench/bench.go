@@ -18,6 +18,7 @@ import (
 	"github.com/gbench/gbench/internal/cnum"
 	"github.com/gbench/gbench/output/metrics"
 	"github.com/gbench/gbench/output/report"
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/fleet"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/script"
@@ -39,6 +40,10 @@ type benchSetup struct {
 	// during it, for --json.
 	runCtx   *runenv.Context
 	activity *runenv.Activity
+	// waitEvents is --wait-events' profile; waitEventsNote why there is
+	// none.
+	waitEvents     *schema.WaitEvents
+	waitEventsNote string
 	// respOptions is --resp's server; fleet the worker's part in a run
 	// over several machines (nil for a run of its own).
 	respOptions resp.Options
@@ -49,6 +54,8 @@ type benchSetup struct {
 	gates *gates
 	// warmup is what --warmup ran; nil without.
 	warmup *report.Warmup
+	// group is the client group this run is, under --group; nil otherwise.
+	group *groupRun
 }
 
 // runBench runs a benchmark: pgbench's main path.
@@ -79,7 +86,9 @@ func runBench(env *Env, o *options, fs *pflag.FlagSet) int {
 		b.runCtx, probe = runContext(ctx, b, append([]string{"gbench"}, o.args...))
 		probe.Begin(ctx)
 	}
+	stopWaits := b.startWaits(ctx, o.waitEvents)
 	res, err := engine.Run(b.gates.withAbort(ctx), b.cfg)
+	stopWaits()
 	b.fleet.close(env)
 	if err != nil {
 		b.closeMetrics(env, srv, nil)
@@ -109,6 +118,9 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	}
 	if err := checkBenchOptions(o, fs); err != nil {
 		return nil, err
+	}
+	if o.waitEvents > 0 && !prog.HasSQL {
+		return nil, usagef("--wait-events samples PostgreSQL's wait states, and the scripts send no SQL")
 	}
 	if o.warmup > 0 && o.workerCount > 0 {
 		return nil, usagef("--warmup cannot be used with --worker: the workers start together at a planned time")
@@ -157,7 +169,7 @@ func prepareBench(env *Env, o *options, fs *pflag.FlagSet) (*benchSetup, error) 
 	for _, d := range o.defines {
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: d.name, Value: d.value})
 	}
-	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct, transportNote: transportNote}
+	b := &benchSetup{cfg: cfg, builtin: builtin, scaleGiven: fs.Changed("scale"), percentiles: pct, transportNote: transportNote, group: o.group}
 	if b.gates, err = parseGates(o, prog); err != nil {
 		return nil, err
 	}
@@ -378,7 +390,7 @@ func (b *benchSetup) transportName() string {
 func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) int {
 	conn, err := b.pg.OpenNotices(ctx, env.Stderr)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(err))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(b.pg, err))
 		fmt.Fprintf(env.Stderr, "gbench: error: could not create connection for setup\n")
 		return exitUsage
 	}
@@ -392,7 +404,7 @@ func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) in
 	}
 	if !o.noVacuum && o.workerIndex == 0 {
 		// One run vacuums once: worker 0 does, before it meets the others.
-		vacuum(ctx, env, conn, o.vacuumAll)
+		b.vacuum(ctx, env, conn, o.vacuumAll)
 	}
 	return exitOK
 }
@@ -412,6 +424,7 @@ func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
 		return exitRun
 	}
 	b.fleet.report(env, b.cfg, res)
+	writeWaits(env.Stdout, b.waitEvents, b.waitEventsNote)
 	if b.warmup != nil {
 		if err := report.WriteWarmup(env.Stdout, b.warmup); err != nil {
 			fmt.Fprintf(env.Stderr, "gbench: error: writing the summary: %v\n", err)

@@ -100,67 +100,12 @@ func execPgbenchEnv(path string, env [][2]string, args ...string) outcome {
 	return outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
 }
 
-var (
-	pgbenchOnce sync.Once
-	pgbenchBin  string
-	pgbenchWhy  string
-)
-
-// referencePgbench returns the path of pgbench 15's binary, or "" and the
-// reason there is none. GBENCH_PGBENCH names it explicitly; otherwise the
-// pgbench on PATH is used, bypassing Debian's pg_wrapper script (which
-// costs a Perl start per run) when the versioned binary is where Debian
-// puts it.
-func referencePgbench() (string, string) {
-	pgbenchOnce.Do(func() {
-		path := os.Getenv("GBENCH_PGBENCH")
-		if path == "" {
-			p, err := exec.LookPath("pgbench")
-			if err != nil {
-				pgbenchWhy = "pgbench is not on PATH"
-				return
-			}
-			path = p
-		}
-		out, err := exec.Command(path, "--version").Output()
-		if err != nil {
-			pgbenchWhy = fmt.Sprintf("%s --version: %v", path, err)
-			return
-		}
-		m := regexp.MustCompile(`\(PostgreSQL\) (\d+)`).FindSubmatch(out)
-		if m == nil || string(m[1]) != "15" {
-			pgbenchWhy = fmt.Sprintf("%s is not pgbench 15: %q", path, strings.TrimSpace(string(out)))
-			return
-		}
-		direct := "/usr/lib/postgresql/15/bin/pgbench"
-		if _, err := os.Stat(direct); err == nil && os.Getenv("GBENCH_PGBENCH") == "" {
-			path = direct
-		}
-		pgbenchBin = path
-	})
-	return pgbenchBin, pgbenchWhy
-}
-
-// alonePgbench says that a side-by-side test goes on with gbench alone
-// for want of pgbench 15. Under GBENCH_REQUIRE_SERVICES=1 it fails the
-// test instead, so that a comparison never silently turns one-sided.
-func alonePgbench(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if testsrv.Required() {
-		t.Fatalf(format+" (GBENCH_REQUIRE_SERVICES=1)", args...)
-	}
-	t.Logf(format, args...)
-}
-
-// needPgbench returns pgbench 15's path, or skips the test (fails it
-// under GBENCH_REQUIRE_SERVICES=1).
+// needPgbench returns the reference pgbench 15's path (see
+// testsrv.NeedPgbench15): a side-by-side test is a comparison or a
+// visible skip, a failure under GBENCH_REQUIRE_SERVICES=1.
 func needPgbench(t testing.TB) string {
 	t.Helper()
-	path, why := referencePgbench()
-	if path == "" {
-		testsrv.Need(t, "no reference pgbench 15 (%s); set GBENCH_PGBENCH", why)
-	}
-	return path
+	return testsrv.NeedPgbench15(t)
 }
 
 var (
@@ -219,28 +164,16 @@ func form(line string) string {
 }
 
 // testConninfo is the test server's connection string.
-func testConninfo() string {
-	if s := os.Getenv("GBENCH_TEST_PG"); s != "" {
-		return s
-	}
-	return "host=127.0.0.1 port=5432 user=postgres dbname=test"
-}
+func testConninfo() string { return testsrv.PostgresConninfo() }
 
 // needServer checks that the test server answers, skipping the test when
 // it does not (failing it when GBENCH_REQUIRE_SERVICES=1).
 func needServer(t testing.TB) *pgconn.Config {
 	t.Helper()
-	cfg, err := pgconn.ParseConfig(testConninfo())
+	cfg, err := pgconn.ParseConfig(testsrv.NeedPostgres(t))
 	if err != nil {
 		t.Fatalf("GBENCH_TEST_PG: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgconn.ConnectConfig(ctx, cfg)
-	if err != nil {
-		testsrv.Need(t, "PostgreSQL unreachable (%v); set GBENCH_TEST_PG", err)
-	}
-	_ = conn.Close(ctx)
 	return cfg
 }
 

@@ -60,14 +60,14 @@ func pgConfig(o *options) (*pgsql.Config, error) {
 // address tried ("connection to server at "127.0.0.1", port 5432 failed:
 // Connection refused", then libpq's hint), so that gbench's first error
 // line is pgbench's. Errors of another shape keep pgx's text.
-func connError(err error) string {
+func connError(cfg *pgsql.Config, err error) string {
 	attempts, ok := pgsql.ConnectAttempts(err)
 	if !ok {
-		return pgsql.RedactMessage(err.Error())
+		return cfg.Redact(err.Error())
 	}
 	var out []string
 	for _, a := range attempts {
-		if msg := connAttemptError(a); !slices.Contains(out, msg) {
+		if msg := connAttemptError(cfg, a); !slices.Contains(out, msg) {
 			out = append(out, msg) // pgx tries TLS, then plain: once is enough
 		}
 	}
@@ -75,9 +75,9 @@ func connError(err error) string {
 }
 
 // connAttemptError spells one failed address like libpq.
-func connAttemptError(a pgsql.ConnectAttempt) string {
+func connAttemptError(cfg *pgsql.Config, a pgsql.ConnectAttempt) string {
 	if a.Addr == "" {
-		return pgsql.RedactMessage(a.Err.Error())
+		return cfg.Redact(a.Err.Error())
 	}
 	addr, host, socket := a.Addr, a.Host, a.Socket()
 	where := fmt.Sprintf("connection to server on socket \"%s\" failed: ", addr)
@@ -92,7 +92,7 @@ func connAttemptError(a pgsql.ConnectAttempt) string {
 	pe, server := pgsql.AsServerError(a.Err)
 	switch {
 	case server:
-		return where + pe.Severity + ":  " + pe.Message
+		return where + cfg.Redact(pe.Severity+":  "+pe.Message)
 	case errors.As(a.Err, &errno) && socket:
 		return where + strerror(errno) + "\n\tIs the server running locally and accepting connections on that socket?"
 	case errors.As(a.Err, &errno) && errno == syscall.ECONNREFUSED:
@@ -100,5 +100,5 @@ func connAttemptError(a pgsql.ConnectAttempt) string {
 	case errors.As(a.Err, &errno):
 		return where + strerror(errno)
 	}
-	return where + pgsql.RedactMessage(a.Err.Error())
+	return where + cfg.Redact(a.Err.Error())
 }

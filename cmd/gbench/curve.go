@@ -111,6 +111,9 @@ func curveGates(lists []string) ([]gate.Threshold, error) {
 			if t.Script != "" {
 				return nil, usagef("invalid threshold %q: a curve keeps no per-script figures; give the term without \"%s:\"", t.String(), t.Script)
 			}
+			if t.Figure == gate.Stddev {
+				return nil, usagef("invalid threshold %q: a curve's runs keep no latency stddev", t.String())
+			}
 		}
 		out = append(out, ts...)
 	}

@@ -32,20 +32,19 @@ const (
 	faultCap   = 100 * time.Millisecond
 )
 
-// slack covers what neither the probe nor the backoff accounts for: a
-// transaction's own time and the scheduling of gbench's and the probe's
-// threads on a busy 2-core machine. It is the one guess in these bounds.
-const slack = 100 * time.Millisecond
-
 // probe tries the server every probePeriod with a fresh connection and
 // remembers when it first failed and when it first succeeded after that:
-// the outage as seen from outside.
+// the outage as seen from outside. It also measures what the windows'
+// bounds must allow for beyond the backoff (slack): how late its ticks
+// run (the machine's scheduling delay, now) and how long a successful try
+// takes (a transaction's own time, now).
 type probe struct {
-	try        func(ctx context.Context) error
-	mu         sync.Mutex
-	down, up   time.Time
-	lastOK     time.Time
-	stop, done chan struct{}
+	try          func(ctx context.Context) error
+	mu           sync.Mutex
+	down, up     time.Time
+	lastOK       time.Time
+	late, slowOK time.Duration
+	stop, done   chan struct{}
 }
 
 func startProbe(try func(ctx context.Context) error) *probe {
@@ -62,13 +61,19 @@ func (p *probe) loop() {
 		select {
 		case <-p.stop:
 			return
-		case <-tick.C:
+		case due := <-tick.C:
+			p.mu.Lock()
+			p.late = max(p.late, time.Since(due))
+			p.mu.Unlock()
 		}
 		at := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		err := p.try(ctx)
 		cancel()
 		p.mu.Lock()
+		if err == nil {
+			p.slowOK = max(p.slowOK, time.Since(at))
+		}
 		switch {
 		case err != nil && p.down.IsZero():
 			p.down = at
@@ -84,12 +89,33 @@ func (p *probe) loop() {
 // window stops the probe and returns the outage it saw: from the last
 // success before the first failure to the first success after it.
 func (p *probe) window(t *testing.T) (lastOK, down, up time.Time) {
-	close(p.stop)
-	<-p.done
+	p.finish()
 	if p.down.IsZero() || p.up.IsZero() {
 		t.Fatalf("the probe saw no outage (down %v, up %v)", p.down, p.up)
 	}
 	return p.lastOK, p.down, p.up
+}
+
+// finish stops the probe.
+func (p *probe) finish() {
+	select {
+	case <-p.done:
+	default:
+		close(p.stop)
+		<-p.done
+	}
+}
+
+// slack is what the windows' bounds allow beyond the backoff and the
+// probe's period, measured rather than guessed: each edge of gbench's
+// window and of the probe's is late by a thread's scheduling delay and a
+// transaction's own time. gbench's threads run on the same cores at the
+// same time as the probe's, so the probe's worst of each, once for each
+// side, bounds both sides' delays together. Call it after finish.
+func (p *probe) slack(t *testing.T) time.Duration {
+	s := 2 * (p.late + p.slowOK)
+	t.Logf("slack %v: the probe's ticks were up to %v late, a successful try took up to %v", s, p.late, p.slowOK)
+	return s
 }
 
 func pgProbe(conninfo string) func(ctx context.Context) error {
@@ -147,7 +173,7 @@ func (r *faultRun) wait(t *testing.T, limit time.Duration) (outcome, *report.Res
 }
 
 // checkWindow compares the one reported window with the probe's.
-func checkWindow(t *testing.T, res *report.Result, lastOK, down, up time.Time) {
+func checkWindow(t *testing.T, res *report.Result, lastOK, down, up time.Time, slack time.Duration) {
 	t.Helper()
 	a := res.Availability
 	if a == nil || len(a.Windows) != 1 {
@@ -230,7 +256,7 @@ func TestReconnectAcrossPostgresRestart(t *testing.T) {
 	if o.code != 0 || res.Aborted != 0 {
 		t.Fatalf("exit %d, %d clients aborted\n%s", o.code, res.Aborted, o.stderr)
 	}
-	checkWindow(t, res, lastOK, down, up)
+	checkWindow(t, res, lastOK, down, up, p.slack(t))
 	checkCounts(t, res, dir)
 	// Every committed row is a completed transaction, or one whose
 	// COMMIT's reply the restart cut off (counted as failed).
@@ -278,7 +304,7 @@ func TestReconnectAcrossRedisRestart(t *testing.T) {
 	if o.code != 0 || res.Aborted != 0 {
 		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
 	}
-	checkWindow(t, res, lastOK, down, up)
+	checkWindow(t, res, lastOK, down, up, p.slack(t))
 	checkCounts(t, res, dir)
 }
 
@@ -390,6 +416,10 @@ func TestCutNetwork(t *testing.T) {
 	url := "redis://" + px.addr() + "/0"
 	run := startFaultRun(t, faultArgs("-f", writeScript(t, "\\resp GET k\n"), "-c", "4", "-T", "5", "-R", "400",
 		"--io-timeout", "300ms", "--resp", url)...)
+	// The server itself stays up: a probe of it, past the proxy, only
+	// measures the slack of the bounds below.
+	meter := startProbe(redisProbe(rd.Addr()))
+	defer meter.finish()
 	time.Sleep(time.Second)
 	cutAt := time.Now()
 	px.setCut(true)
@@ -406,6 +436,8 @@ func TestCutNetwork(t *testing.T) {
 		t.Fatalf("want one window, got %+v\n%s", a, o.stdout)
 	}
 	w := a.Windows[0]
+	meter.finish()
+	slack := meter.slack(t)
 	// The first failure is a timeout: at least --io-timeout after the cut
 	// (a request sent just before it), and within the timeout plus the
 	// watchdog's period and a rate slot of it.

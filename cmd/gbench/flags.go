@@ -74,8 +74,9 @@ type options struct {
 	metricsAddr string
 	// gates and warm-up (thresholds.go)
 	thresholds     []string
-	thresholdAbort float64 // grace in seconds; -1 without --threshold-abort
-	warmup         float64 // seconds (warmup.go)
+	thresholdAbort float64       // grace in seconds; -1 without --threshold-abort
+	warmup         float64       // seconds (warmup.go)
+	waitEvents     time.Duration // --wait-events' interval; 0 without (waits.go)
 	// pgbenchOutput is --pgbench-output's summary layout: 15 or 18;
 	// latencyPercentiles is --latency-percentiles's list ("" without).
 	pgbenchOutput      int
@@ -92,6 +93,12 @@ type options struct {
 	// args is the command line after the program name, for the result's
 	// context.
 	args []string
+
+	// group is the client group this command line is, under --group
+	// (groups.go): its -P lines carry its name and feed the totals line,
+	// its --json result is kept for the one result of the groups. Nil for
+	// a run of its own and for stages.
+	group *groupRun
 
 	// env is where options that act while parsing read scripts from (-f -)
 	// and print to (--random-seed, like pgbench).
@@ -129,7 +136,7 @@ var benchOnly = map[string]bool{
 	"metrics-addr": true, "worker": true, "run-id": true, "start-at": true, "start-timeout": true,
 	"continue-on-error": true, "reconnect": true, "reconnect-delay": true, "max-reconnects": true,
 	"io-timeout": true, "threshold": true, "threshold-abort": true, "warmup": true,
-	"pgbench-output": true, "latency-percentiles": true, "group": true, "stage": true,
+	"wait-events": true, "pgbench-output": true, "latency-percentiles": true, "group": true, "stage": true,
 }
 
 // defineFlags declares every option next to its help text.
@@ -188,7 +195,7 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.BoolVarP(&o.version, "version", "V", false, "output version information, then exit")
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
 
-	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nredis-sentinel://host:port,.../MASTER, or a socket path")
+	fs.StringVar(&o.resp, "resp", "", "Redis-protocol server for \\resp commands:\nredis://[user:password@]host:port[/db], rediss://...,\nredis-sentinel://host:port,.../MASTER,\nredis+cluster://host:port,... (a Redis Cluster), or a socket path")
 	fs.BoolVar(&o.respStats, "resp-stats", false, "print \\resp keyspace hits and misses, hash fields\nfound and missing, bytes sent and received\n(per command with -r)")
 	fs.StringVar(&o.percentiles, "percentiles", "50,90,99,99.9,100", "latency percentiles to report (100 is the maximum;\ndefault: 50,90,99,99.9,100; empty for none)")
 	fs.StringVar(&o.jsonOut, "json", "", "write the whole result as JSON to FILE\n(\"-\" for standard output)")
@@ -204,11 +211,12 @@ func defineFlags(fs *pflag.FlagSet, o *options) {
 	fs.Var(&intValue{p: &o.maxReconnects, name: "--max-reconnects", min: 0, max: maxInt}, "max-reconnects", "abort a client after NUM failed reconnections in a row\n(default: 0, no limit)")
 	defineGateFlags(fs, o)
 	defineOutputFlags(fs, o)
+	defineWaitFlag(fs, o)
 	// --group and --stage split the command line before it is parsed
 	// (groups.go); they are flags only for --help, and reach the parser
 	// only in a series' command line, which refuses them.
 	fs.StringArray("group", nil, "run the options after it as a client group of its own,\ntogether with the other groups (repeatable)")
-	fs.StringArray("stage", nil, "run the command line once per stage, one after the other,\nwith its rate=N, clients=N and time=SECONDS (repeatable)")
+	fs.StringArray("stage", nil, "run the command line once per stage, one after the other,\nwith its rate=N (or rate=FROM..TO, a linear ramp), clients=N\nand time=SECONDS (repeatable)")
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "run the workload for NUM seconds first and discard its\nfigures; -T counts after it")
 	fs.Var(&timeoutValue{p: &o.ioTimeout, name: "--io-timeout"}, "io-timeout", "fail a request whose reply takes longer than DURATION\n(\"5s\", \"250ms\"; a plain number is seconds)")
 }

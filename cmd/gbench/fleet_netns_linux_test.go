@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/netip"
@@ -39,9 +40,10 @@ func ipCmd(args ...string) error {
 }
 
 // newHosts makes n namespaces, or skips the test where this process may
-// not (not root, no ip command, namespaces refused): namespaces are a
-// permission, not a service, so GBENCH_REQUIRE_SERVICES does not make
-// their absence fail. Everything is removed when the test ends. Names
+// not (not root, namespaces refused): namespaces are a permission, not a
+// service, so GBENCH_REQUIRE_SERVICES does not make their absence fail.
+// The ip command is a tool CI installs: without it the test skips, or
+// fails under GBENCH_REQUIRE_SERVICES=1. Everything is removed when the test ends. Names
 // carry the process id, and the addresses are in a 10.231.R.0/24 no
 // interface of this machine has, so that test processes side by side do
 // not collide; nothing leaves the veths: the namespaces have no route
@@ -51,9 +53,7 @@ func newHosts(t *testing.T, n int) []host {
 	if os.Geteuid() != 0 {
 		t.Skip("skipped: network namespaces (ip netns add) need root; this test runs as uid " + strconv.Itoa(os.Geteuid()))
 	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skipf("skipped: no ip command (Debian's iproute2) to make network namespaces: %v", err)
-	}
+	testsrv.NeedCommand(t, "ip", "Debian's iproute2; .ci/test.sh installs it")
 	tag := strconv.FormatInt(int64(os.Getpid()), 36)
 	probe := "gbench-" + tag + "-probe"
 	ipCmd("netns", "del", probe) // left by a killed process with this id
@@ -213,8 +213,8 @@ func TestFleetNamespaces(t *testing.T) {
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, Redis: true, MaxConnections: 40,
 		Listen: listen, Settings: map[string]string{"log_connections": "on"}})
 	if err != nil {
-		if strings.Contains(err.Error(), "not found (looked in") && !testsrv.Required() {
-			t.Skipf("no server binaries for the sandbox: %v", err)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			testsrv.Need(t, "no server binaries for the sandbox: %v", err)
 		}
 		t.Fatal(err)
 	}

@@ -21,11 +21,11 @@ import (
 // are in testdata/fuzz/FuzzMatrixArgs.
 func FuzzMatrixArgs(f *testing.F) {
 	for _, c := range [][5]string{
-		{"--keys=1,16,64\x00-c\x004,64\x00--repeats=3\x00-T\x002.5\x00--seed=7", "", "", "", ""},
+		{"--keys-per-request=1,16,64\x00-c\x004,64\x00--repeats=3\x00-T\x002.5\x00--seed=7", "", "", "", ""},
 		{"--paths=sql-any,resp-mget\x00--warmup=0\x00--random-keys", "8 16", "1", "2", "0.5"},
 		{"--pg=host=h password=QZJ\x00--resp=redis://:QZJ@h\x00--load\x00--items=5000", "", "", "", ""},
 		{"-T\x00nan", "", "", "", ""}, {"--warmup=nan", "", "", "", ""}, {"", "x", "", "", ""},
-		{"--keys=" + strings.Repeat("1,", 50) + "2", "", "", "", ""},
+		{"--keys-per-request=" + strings.Repeat("1,", 50) + "2", "", "", "", ""},
 		{"--plan=mixed\x00--requests=100\x00-c\x0064", "", "", "", ""},
 		{"--plan=unlogged\x00--rates=0,500", "", "", "", ""},
 		{"--plan=coldfill\x00--pg=host=h\x00--resp=redis://h", "", "", "", ""},

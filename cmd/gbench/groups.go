@@ -1,14 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/gbench/gbench/engine"
+	"github.com/gbench/gbench/output/report"
 )
 
 // Client groups: several pgbench command lines run as one. A command line
@@ -17,7 +21,9 @@ import (
 // scripts, -c, -j, --rate, -L, --threshold, even its own server). Each
 // group is validated and run as a command line of its own (common options
 // then the group's), all at once, and reported one after the other,
-// then the totals. "--stage rate=N,clients=N,time=S" (repeatable) instead
+// then the totals; their outputs (-P, -l, --hdr-log, --metrics-addr and
+// one --json result) are in groups_out.go. "--stage rate=N,clients=N,time=S"
+// (rate=FROM..TO ramps within the stage; repeatable) instead
 // runs the command line once per stage, one after the other, with the
 // stage's -R, -c and -T, each reported on its own. Without --group or
 // --stage nothing changes: pgbench's command lines keep their meaning.
@@ -28,10 +34,15 @@ type clientGroup struct {
 	kind string // "group" or "stage"
 	name string
 	args []string
-	o    *options
-	b    *benchSetup
-	res  *engine.Result
-	err  error
+	// run is what the group shares with the others (nil for a stage).
+	run *groupRun
+	// rateTo is where a stage's rate ramp ends (rate=FROM..TO); 0 for a
+	// constant rate.
+	rateTo float64
+	o      *options
+	b      *benchSetup
+	res    *engine.Result
+	err    error
 }
 
 // splitGroups splits args at each "--group NAME" ("--group=NAME"); nil
@@ -65,8 +76,8 @@ func splitGroups(args []string) ([]*clientGroup, error) {
 			name, isGroup = args[i], true
 		}
 		switch {
-		case isGroup && (name == "" || strings.HasPrefix(name, "-")):
-			return nil, usagef("invalid group name \"%s\": expected a name after --group, like --group readers", name)
+		case isGroup && (name == "" || strings.HasPrefix(name, "-") || !groupNameRE.MatchString(name)):
+			return nil, usagef("invalid group name \"%s\": expected a name of letters, digits, \"_\", \"-\" and \".\" after --group, like --group readers (it names the group's log files)", name)
 		case isGroup:
 			for _, g := range groups {
 				if g.name == name {
@@ -83,7 +94,7 @@ func splitGroups(args []string) ([]*clientGroup, error) {
 	}
 	if len(stages) > 0 {
 		if len(groups) > 0 {
-			return nil, usagef("--stage and --group cannot be used together yet")
+			return nil, usagef("--stage and --group cannot be used together: stages run one command line after another, groups several at once, and a group's stages would need a schedule per group; run the stages of each group as a separate gbench")
 		}
 		for _, st := range stages {
 			st.args = append(append([]string(nil), common...), st.args...)
@@ -109,6 +120,14 @@ func parseStage(spec string, n int) (*clientGroup, error) {
 			return nil, usagef("invalid stage \"%s\": expected rate=N, clients=N and time=SECONDS, like \"rate=500,time=10\"", spec)
 		}
 		hasTime = hasTime || key == "time"
+		if from, to, isRamp := strings.Cut(value, ".."); isRamp && key == "rate" {
+			a, errA := strconv.ParseFloat(strings.TrimSpace(from), 64)
+			b, errB := strconv.ParseFloat(strings.TrimSpace(to), 64)
+			if errA != nil || errB != nil || !(a > 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+				return nil, usagef("invalid stage \"%s\": a ramp is rate=FROM..TO with both rates above 0 tps, like rate=100..1000", spec)
+			}
+			value, st.rateTo = strings.TrimSpace(from), b
+		}
 		st.args = append(st.args, flag, value)
 	}
 	st.name += " (" + strings.TrimSpace(spec) + ")"
@@ -118,15 +137,28 @@ func parseStage(spec string, n int) (*clientGroup, error) {
 	return st, nil
 }
 
-// groupForbidden are options a group run does not take yet, with why.
-var groupForbidden = []struct{ name, why string }{
-	{"log", "-l writes one run's logs"},
-	{"hdr-log", "--hdr-log writes one run's histograms"},
-	{"metrics-addr", "--metrics-addr serves one run's metrics"},
-	{"progress", "-P prints one run's progress"}, // stages take it: they run one at a time
-	{"worker", "--worker splits one run over several machines"},
-	{"threshold-abort", "--threshold-abort stops one run"},
-	{"initialize", "-i initializes"},
+// groupForbidden are options groups or stages do not take, with why.
+var groupForbidden = []struct {
+	name, why    string
+	group, stage bool // refused in a group, in a stage
+}{
+	{"metrics-addr", "--metrics-addr serves the metrics of runs that run together, not one after another", false, true},
+	{"worker", "--worker splits one run over several machines", true, true},
+	{"threshold-abort", "--threshold-abort stops one run", true, true},
+	{"initialize", "-i initializes", true, true},
+	{"wait-events", "--wait-events samples one run's server", true, true},
+}
+
+// groupNameRE is what a group's name may hold: it goes into file names.
+var groupNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// fileName is the group's (or stage's) part of its files' names: its
+// name, or "stageK".
+func (g *clientGroup) fileName() string {
+	if g.kind == "stage" {
+		return "stage" + strings.SplitN(g.name, " ", 2)[0]
+	}
+	return g.name
 }
 
 // runGroups runs the groups of a command line together, or its stages
@@ -141,15 +173,40 @@ func runGroups(env *Env, groups []*clientGroup) int {
 			return fail(env, groupError(g.kind+" \""+g.name+"\"", err))
 		}
 		for _, f := range groupForbidden {
-			if fs.Changed(f.name) && !(f.name == "progress" && g.kind == "stage") {
-				return fail(env, usagef("%s \"%s\": %s; it cannot be used with --%s yet", g.kind, g.name, f.why, g.kind))
+			if fs.Changed(f.name) && (g.kind == "group" && f.group || g.kind == "stage" && f.stage) {
+				return fail(env, usagef("%s \"%s\": %s; it cannot be used with --%s", g.kind, g.name, f.why, g.kind))
 			}
 		}
-		o.jsonOut = groupJSONPath(o.jsonOut, g)
+		if g.kind == "stage" {
+			o.jsonOut = groupJSONPath(o.jsonOut, g)
+		} else {
+			g.run = &groupRun{name: g.name}
+			o.group = g.run
+		}
+		if o.log {
+			// pgbench's log files, one set per group: PREFIX.NAME.PID and
+			// PREFIX.NAME.PID.THREAD, each in pgbench's format.
+			o.logPrefix = cmp.Or(o.logPrefix, report.DefaultLogPrefix) + "." + g.fileName()
+		}
+		o.hdrLog = groupJSONPath(o.hdrLog, g)
 		if g.b, err = prepareBench(env, o, fs); err != nil {
 			return fail(env, groupError(g.kind+" \""+g.name+"\"", err))
 		}
+		if g.rateTo > 0 && g.rateTo != g.b.cfg.Rate {
+			if o.duration <= 0 {
+				return fail(env, usagef("%s \"%s\": a rate ramp needs the stage's length (time=SECONDS), not -t", g.kind, g.name))
+			}
+			g.b.cfg.RateEnd = g.rateTo
+			if err := g.b.cfg.Validate(); err != nil {
+				return fail(env, groupError(g.kind+" \""+g.name+"\"", err))
+			}
+		}
 		g.o = o
+	}
+	if groups[0].kind == "group" {
+		if err := checkGroupOutputs(groups); err != nil {
+			return fail(env, err)
+		}
 	}
 	ctx, hard, stop := signalContext(env)
 	defer stop()
@@ -178,12 +235,29 @@ func runGroups(env *Env, groups []*clientGroup) int {
 		}
 		return finishGroups(env, groups)
 	}
+	srv, err := serveGroupMetrics(env, groups)
+	if err != nil {
+		return fail(env, err)
+	}
+	ticks := newGroupTicks(env, groups)
 	var wg sync.WaitGroup
 	for _, g := range groups {
-		wg.Go(func() { g.res, g.err = g.b.runGroup(ctx, env, g.o.warmup) })
+		wg.Go(func() {
+			g.res, g.err = g.b.runGroup(ctx, env, g.o.warmup)
+			ticks.done(g.run)
+		})
 	}
 	wg.Wait()
-	return finishGroups(env, groups)
+	code := finishGroups(env, groups)
+	if srv != nil {
+		for _, g := range groups {
+			if g.res != nil {
+				g.b.metrics.Finish(g.res)
+			}
+		}
+		groups[0].b.closeMetrics(env, srv, nil)
+	}
+	return code
 }
 
 // runGroup runs one group's warm-up and measured run.
@@ -232,6 +306,10 @@ func finishGroups(env *Env, groups []*clientGroup) int {
 		return code
 	}
 	fmt.Fprintf(env.Stdout, "all groups: %d transactions processed, %d failed, %d skipped; tps = %f (sum of the groups)\n", cnt, failed, skipped, tps)
+	if err := writeGroupsJSON(env, groups); err != nil {
+		fmt.Fprintf(env.Stderr, "gbench: error: --json: %v\n", err)
+		code = worse(code, exitRun)
+	}
 	return code
 }
 

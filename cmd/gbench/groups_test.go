@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -56,17 +58,16 @@ func TestGroupsRunTogether(t *testing.T) {
 		t.Errorf("breach: exit %d\n%s", out.code, out.stderr)
 	}
 	// Options one run owns are refused.
-	out = runGbench("-n", "-T", "1", "-l", testConninfo(), "--group", "w", "-f", writers)
-	if out.code != 1 || !strings.Contains(out.stderr, `group "w": -l writes one run's logs`) {
-		t.Errorf("-l: exit %d %s", out.code, out.stderr)
+	out = runGbench("-n", "-T", "1", "--threshold", "p99<=1s", "--threshold-abort", testConninfo(), "--group", "w", "-f", writers)
+	if out.code != 1 || !strings.Contains(out.stderr, `group "w": --threshold-abort stops one run`) {
+		t.Errorf("--threshold-abort: exit %d %s", out.code, out.stderr)
 	}
-	// --json writes one result per group, named after it.
+	// --json writes one result for all groups (TestGroupsOutputs reads it).
 	js := filepath.Join(t.TempDir(), "r.json")
 	out = runGbench("-n", "-T", "1", "--json", js, testConninfo(), "--group", "w", "-f", writers, "--group", "r", "-f", readers)
-	for _, n := range []string{"r.w.json", "r.r.json"} {
-		if _, err := os.Stat(filepath.Join(filepath.Dir(js), n)); out.code != 0 || err != nil {
-			t.Errorf("--json: exit %d, %s: %v", out.code, n, err)
-		}
+	data, err := os.ReadFile(js)
+	if out.code != 0 || err != nil || !strings.Contains(string(data), `"groups": [`) {
+		t.Errorf("--json: exit %d, %v", out.code, err)
 	}
 }
 
@@ -107,5 +108,99 @@ func TestStagesStep(t *testing.T) {
 	}
 	if o := runGbench("-n", "-f", s, "--stage", "rate=5", testConninfo()); o.code != 1 || !strings.Contains(o.stderr, "a stage needs its length") {
 		t.Errorf("no time: exit %d %s", o.code, o.stderr)
+	}
+}
+
+// TestStagesRamp runs a stage whose rate ramps from 200 to 600 tps over
+// 4 s, then one at 600 tps, against the server. Each -P interval of the
+// ramp holds the ramp's integral over that interval, within 4.5 standard
+// deviations of a Poisson count of that mean (by chance outside with
+// probability below 1e-5) widened by what the run itself measured: an
+// interval counts the transactions that ended in it, and one scheduled in
+// it ends at most its lag plus its latency later, so the window can shift
+// by the stage's largest lag plus largest latency, at the ramp's rate at
+// the interval's end. The stage's total is checked the same way, and the
+// stage after it reaches its rate.
+func TestStagesRamp(t *testing.T) {
+	needServer(t)
+	s := writeScript(t, "select 1;\n")
+	js := filepath.Join(t.TempDir(), "s.json")
+	out := runGbench("-n", "-f", s, "-c", "2", "-P", "1", "--json", js,
+		"--stage", "rate=200..600,time=4", "--stage", "rate=600,time=2", testConninfo())
+	if out.code != 0 {
+		t.Fatalf("exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if !strings.Contains(out.stdout, "\nstage 1 (rate=200..600,time=4):\n") || !strings.Contains(out.stdout, "\nstage 2 (rate=600,time=2):\n") {
+		t.Fatalf("no section per stage\n%s", out.stdout)
+	}
+	type stageResult struct {
+		Config struct {
+			Rate    float64 `json:"rate_tps"`
+			RateEnd float64 `json:"rate_end_tps"`
+		} `json:"config"`
+		Counters struct{ Processed int64 } `json:"counters"`
+		TPS      float64                   `json:"tps"`
+		Lag      struct {
+			MaxUs float64 `json:"max_us"`
+		} `json:"lag"`
+		Latency struct {
+			MaxUs float64 `json:"max_us"`
+		} `json:"latency"`
+		Intervals []struct {
+			ElapsedS float64                   `json:"elapsed_s"`
+			LengthS  float64                   `json:"length_s"`
+			Counters struct{ Processed int64 } `json:"counters"`
+		} `json:"intervals"`
+	}
+	var r stageResult
+	readJSONFile(t, filepath.Join(filepath.Dir(js), "s.stage1.json"), &r)
+	if r.Config.Rate != 200 || r.Config.RateEnd != 600 || len(r.Intervals) < 3 {
+		t.Fatalf("stage 1: rate %v..%v, %d intervals", r.Config.Rate, r.Config.RateEnd, len(r.Intervals))
+	}
+	shift := (r.Lag.MaxUs + r.Latency.MaxUs) / 1e6
+	rate := func(at float64) float64 { return 200 + 100*min(at, 4) }
+	integral := func(a, b float64) float64 { return 200*(b-a) + 50*(b*b-a*a) }
+	check := func(what string, got int64, a, b float64) {
+		m := integral(a, b)
+		tol := 4.5*math.Sqrt(m) + rate(b)*shift
+		t.Logf("%s [%.3f, %.3f] s: %d transactions, ramp's integral %.0f ± %.0f", what, a, b, got, m, tol)
+		if math.Abs(float64(got)-m) > tol {
+			t.Errorf("%s [%.3f, %.3f] s: %d transactions, the ramp's integral is %.0f ± %.0f", what, a, b, got, m, tol)
+		}
+	}
+	for i, iv := range r.Intervals {
+		check(fmt.Sprintf("interval %d", i+1), iv.Counters.Processed, iv.ElapsedS-iv.LengthS, min(iv.ElapsedS, 4))
+	}
+	check("stage 1", r.Counters.Processed, 0, 4)
+	r = stageResult{}
+	readJSONFile(t, filepath.Join(filepath.Dir(js), "s.stage2.json"), &r)
+	// 1200 arrivals expected in 2 s: 4.5 standard deviations is 4.5*sqrt(1200)/2 tps.
+	if r.Config.RateEnd != 0 || math.Abs(r.TPS-600) > 4.5*math.Sqrt(1200)/2+600*(r.Lag.MaxUs+r.Latency.MaxUs)/1e6/2 {
+		t.Errorf("stage 2 ran at %.1f tps (rate end %v), given 600", r.TPS, r.Config.RateEnd)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--stage", "rate=0..100,time=2"}, "both rates above 0 tps"},
+		{[]string{"--stage", "rate=10..x,time=2"}, "a ramp is rate=FROM..TO"},
+		{[]string{"-t", "5", "--stage", "rate=10..20"}, "a stage needs its length"},
+		{[]string{"--group", "a", "--stage", "rate=10,time=1"}, "--stage and --group cannot be used together: stages run one command line after another"},
+	} {
+		o := runGbench(append([]string{"-n", "-f", s, testConninfo()}, c.args...)...)
+		if o.code != 1 || !strings.Contains(o.stderr, c.msg) {
+			t.Errorf("%v: exit %d %s", c.args, o.code, o.stderr)
+		}
+	}
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }

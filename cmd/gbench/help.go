@@ -118,6 +118,7 @@ var helpSections = []struct {
 		{name: "threshold", arg: "LIST"},
 		{name: "threshold-abort", arg: "GRACE"},
 		{name: "warmup", arg: "NUM"},
+		{name: "wait-events", arg: "INTERVAL"},
 		{name: "group", arg: "NAME"},
 		{name: "stage", arg: "SPEC"},
 	}},

@@ -42,18 +42,13 @@ const initFingerprint = `select
 // they printed (in form: numbers and timings aside).
 func TestInitMatchesPgbench(t *testing.T) {
 	cfg := needServer(t)
-	pg, why := referencePgbench()
-	if pg == "" {
-		alonePgbench(t, "checking gbench alone: no reference pgbench 15 (%s)", why)
-	}
+	pg := needPgbench(t)
 	gdb, pdb := scratchDB(t, cfg, "init_g"), scratchDB(t, cfg, "init_p")
 	for _, c := range initCases {
 		t.Run(c.name, func(t *testing.T) {
 			var p outcome
 			var wg sync.WaitGroup
-			if pg != "" {
-				wg.Go(func() { p = execPgbench(t, pg, append(c.args, pdb)...) })
-			}
+			wg.Go(func() { p = execPgbench(t, pg, append(c.args, pdb)...) })
 			g := runGbench(append(c.args, gdb)...)
 			wg.Wait()
 			if g.code != 0 {
@@ -63,9 +58,6 @@ func TestInitMatchesPgbench(t *testing.T) {
 			want := fmt.Sprintf("%d|%d|%d|0", 100000*c.scale, c.scale, 10*c.scale)
 			if !strings.HasPrefix(gf, want+"|") {
 				t.Errorf("gbench built %s, want row counts %s", gf, want)
-			}
-			if pg == "" {
-				return
 			}
 			if p.code != 0 {
 				t.Fatalf("pgbench exit status %d\n%s", p.code, p.stderr)

@@ -25,6 +25,7 @@ func main() {
 	stop := startProfile(os.Getenv("GBENCH_CPUPROFILE"))
 	code := Run(env, os.Args[1:])
 	stop()
+	writeHeapProfile(os.Getenv("GBENCH_MEMPROFILE"))
 	os.Exit(code)
 }
 
@@ -43,4 +44,17 @@ func startProfile(path string) func() {
 		return func() {}
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+// writeHeapProfile writes a heap profile to path when it is set, at the
+// end of the run (a developer aid like GBENCH_CPUPROFILE: what each
+// connection costs shows in its alloc_space).
+func writeHeapProfile(path string) {
+	if path == "" {
+		return
+	}
+	if f, err := os.Create(path); err == nil {
+		_ = pprof.Lookup("heap").WriteTo(f, 0)
+		f.Close()
+	}
 }

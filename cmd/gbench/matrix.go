@@ -51,8 +51,12 @@ type matrixOptions struct {
 	retries     int
 	pg, resp    string
 	load        bool
-	out         string
-	help        bool
+	// durabilityOff is --durability=off.
+	durabilityOff bool
+	out           string
+	help          bool
+	// thresholds are --threshold's lists, for every cell.
+	thresholds []string
 	// set are the plan's fields the options or the environment set.
 	set map[string]bool
 }
@@ -64,11 +68,14 @@ type matrixOptions struct {
 // 0 when every sample succeeded, 1 when the run could not start (bad
 // options or plan, no server, a failed contract check), 2 when a sample
 // failed or Ctrl-C stopped the run; the JSON then holds what completed.
+// 3 when every sample succeeded but a cell breached a threshold (the
+// plan's, a path's or --threshold), checked after the last sample.
 func runMatrix(env *Env, args []string) int {
 	o, fs, err := parseMatrixArgs(env, args)
 	if err != nil {
 		return fail(env, err)
 	}
+	warnOldSpellings(env.Stderr, fs)
 	if o.help {
 		matrixUsage(env.Stdout, fs)
 		return exitOK
@@ -90,7 +97,7 @@ func runMatrix(env *Env, args []string) int {
 	fmt.Fprintf(env.Stderr, "gbench matrix: plan %s, seed %d (--seed %d replays this order)\n", cfg.Name, cfg.Seed, cfg.Seed)
 	if cfg.PG != nil || cfg.RESP != nil {
 		res, err := matrix.Run(ctx, cfg)
-		return finishMatrix(env, o, res, err)
+		return finishMatrix(env, o, cfg, res, err)
 	}
 	return runInSandbox(ctx, env, o, cfg)
 }
@@ -104,7 +111,7 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 	defer cancel()
 	sb, err := sandbox.Start(sbCtx, sandbox.Options{
 		Postgres: needPG, Redis: needRESP, MaxConnections: slices.Max(cfg.Connections) + matrixMargin,
-		SharedBuffers: sandbox.DefaultSharedBuffers, Log: env.Stderr, Getenv: env.Getenv,
+		SharedBuffers: sandbox.DefaultSharedBuffers, DurabilityOff: cfg.DurabilityOff, Log: env.Stderr, Getenv: env.Getenv,
 	})
 	if err != nil {
 		return fail(env, err)
@@ -122,12 +129,14 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 		cfg.Sandbox, cfg.Load = true, true
 		if needPG {
 			cfg.PostgresPID, cfg.PostgresCgroup = sb.PostgresPID(), sb.PostgresCgroup()
+			cfg.PostgresCgroups = matrix.Cgroups(sb.PostgresCgroups())
 		}
 		if needRESP {
 			cfg.RedisCgroup = sb.RedisCgroup()
+			cfg.RedisCgroups = matrix.Cgroups(sb.RedisCgroups())
 		}
 		res, err := matrix.Run(ctx, cfg)
-		code = finishMatrix(env, o, res, err)
+		code = finishMatrix(env, o, cfg, res, err)
 	}
 	if err := sb.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "gbench: error: %v\n", err)
@@ -137,9 +146,9 @@ func runInSandbox(ctx context.Context, env *Env, o *matrixOptions, cfg *matrix.C
 }
 
 // finishMatrix reports how the run ended and returns the exit status.
-func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int {
+func finishMatrix(env *Env, o *matrixOptions, cfg *matrix.Config, res *schema.Result, err error) int {
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", pgsql.RedactMessage(err.Error()))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", cfg.Redact(err.Error()))
 		if len(res.Samples) == 0 && !res.Interrupted {
 			return exitUsage
 		}
@@ -156,6 +165,16 @@ func finishMatrix(env *Env, o *matrixOptions, res *schema.Result, err error) int
 		return exitRun
 	}
 	fmt.Fprintf(env.Stderr, "gbench matrix: %d samples in %v written to %s; \"gbench report %s\" makes the report\n", planned, took, o.out, o.out)
+	if bad := schema.BreachedCells(res.Thresholds); len(bad) > 0 {
+		fmt.Fprintf(env.Stderr, "gbench matrix: %d of %d cells breached a threshold (\"thresholds\" in %s):\n", len(bad), len(res.Thresholds), o.out)
+		for _, b := range bad {
+			fmt.Fprintf(env.Stderr, "  %s\n", b)
+		}
+		return exitThreshold
+	}
+	if len(res.Thresholds) > 0 {
+		fmt.Fprintf(env.Stderr, "gbench matrix: every cell met its thresholds (%d cells)\n", len(res.Thresholds))
+	}
 	return exitOK
 }
 
@@ -170,7 +189,7 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 	fs.SortFlags = false
 	fs.StringVar(&o.plan, "plan", o.plan, "measure the plan `NAME` (bundled: "+strings.Join(workloads.Plans(), ", ")+") or the plan file FILE.toml")
 	fs.StringVar(&o.paths, "paths", "", "measure only these paths of the plan (read: sql-any, sql-mget, resp-mget)")
-	fs.Var(&matrixInts{p: &o.keys, name: "--keys"}, "keys", "keys per request (env BATCHES)")
+	fs.Var(&matrixInts{p: &o.keys, name: "--keys-per-request"}, "keys-per-request", "keys per request (env BATCHES)")
 	fs.VarP(&matrixInts{p: &o.connections, name: "--connections"}, "connections", "c", "connection counts (env CONNECTIONS)")
 	fs.Var(&matrixInts{p: &o.rates, name: "--rates", zero: true}, "rates", "target rates in requests per second (--rate), 0 for unthrottled")
 	fs.Var(&intValue{p: &o.repeats, name: "--repeats", min: 1, max: 10000}, "repeats", "samples of each cell (env REPEATS)")
@@ -181,13 +200,18 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 	fs.Var(&matrixSeed{o: o}, "seed", "seed of the sample order and the clients' random keys (default: from the clock, recorded in the JSON)")
 	fs.Var(&intValue{p: &o.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N")
 	fs.Var(&intValue{p: &o.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value")
+	fs.Var(&intValue{p: &o.data.Keys, name: "--keyspace", min: 1, max: maxInt}, "keyspace", "keys of the kv workloads: rows of gbench.kv and gbench.kv_logged, Redis keys gbench:kv:1..N")
+	fs.Var(&intValue{p: &o.data.Sessions, name: "--sessions", min: 1, max: maxInt}, "sessions", "the article's UUID keyspace (plan sessions): rows of gbench.sessions(_logged), Redis keys gbench:session:<uuid(1..S)>")
 	fs.Var(&matrixSeconds{p: &o.warmup, name: "--warmup", min: 0}, "warmup", "seconds of warm-up of each path at the largest connection count; 0 for none")
 	fs.Var(&intValue{p: &o.retries, name: "--retries", min: 0, max: 100}, "retries", "more tries of a failed sample (a server restart, a dropped connection), each recorded")
 	fs.StringVar(&o.pg, "pg", "", "use the PostgreSQL database `CONNINFO` (or URI) instead of a sandbox")
 	fs.StringVar(&o.resp, "resp", "", "use the Redis (or other RESP server) at `URL` (redis://host:port/db) instead of a sandbox")
+	fs.Var(durabilityValue{off: &o.durabilityOff}, "durability", durabilityUsage)
 	fs.BoolVar(&o.load, "load", false, "with --pg or --resp: load the dataset first, into the schema gbench and the keys gbench:* (it refuses to replace what gbench did not create)")
 	fs.StringVarP(&o.out, "out", "o", o.out, "write the JSON result to `FILE`")
+	fs.StringArrayVar(&o.thresholds, "threshold", nil, "every cell must meet `LIST` on its medians, like \"p99<=5ms,tps>=1000\" (also the plan's\nthreshold); exit 3 after the run when a cell breaches it (repeatable)")
 	fs.BoolVar(&o.help, "help", false, "show this help, then exit")
+	addOldSpellings(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, translateFlagError(err)
 	}
@@ -195,6 +219,9 @@ func parseMatrixArgs(env *Env, args []string) (*matrixOptions, *pflag.FlagSet, e
 		return nil, nil, &usageError{msg: fmt.Sprintf("unexpected argument \"%s\"", fs.Arg(0)), hint: true}
 	}
 	fs.Visit(func(f *pflag.Flag) { o.set[f.Name] = true })
+	if o.set["keys-per-request"] {
+		o.set["keys"] = true
+	}
 	if !o.set["seed"] {
 		o.seed = uint64(env.Now().UnixNano())
 	}
@@ -224,12 +251,14 @@ func (o *matrixOptions) fromEnv(env *Env) error {
 // check applies the rules between options.
 func (o *matrixOptions) check() error {
 	switch {
+	case o.set["durability"] && (o.pg != "" || o.resp != ""):
+		return usagef("--durability sets the sandbox's PostgreSQL; with --pg or --resp the servers keep their own settings")
 	case o.load && o.pg == "" && o.resp == "":
 		return usagef("--load needs --pg or --resp (a sandbox is always loaded)")
 	case o.set["duration"] && o.set["requests"]:
 		return usagef("--duration and --requests go one at a time: a sample lasts a time or serves a number of requests")
 	case o.pg != "" && !o.load && (o.data != workloads.Options{}):
-		return usagef("--items and --value-size describe the data to load: add --load, or leave them out to read what the servers hold")
+		return usagef("--items, --value-size, --keyspace and --sessions describe the data to load: add --load, or leave them out to read what the servers hold")
 	}
 	return nil
 }
@@ -251,6 +280,9 @@ func (o *matrixOptions) config(env *Env, args []string) (*matrix.Config, error) 
 		return nil, usagef("%v", err)
 	}
 	cfg.Load = o.load
+	if o.set["durability"] {
+		cfg.DurabilityOff = o.durabilityOff
+	}
 	cfg.Gbench, cfg.Command = version, redactArgs(append([]string{"gbench", "matrix"}, args...))
 	cfg.Progress, cfg.Now = env.Stderr, env.Now
 	if !o.set["seed"] && plan.Seed != nil {
@@ -306,7 +338,7 @@ func (o *matrixOptions) apply(p *matrix.Plan) error {
 	}
 	if o.set["keys"] {
 		if len(p.Keys) == 0 {
-			return usagef("--keys (or BATCHES): the plan's scripts read no list of keys")
+			return usagef("--keys-per-request (or BATCHES): the plan's scripts read no list of keys")
 		}
 		p.Keys = o.keys
 	}
@@ -340,11 +372,26 @@ func (o *matrixOptions) apply(p *matrix.Plan) error {
 	if o.set["retries"] {
 		p.Retries = &o.retries
 	}
+	for _, l := range o.thresholds {
+		if _, err := schema.ParseCellThresholds(l); err != nil {
+			return usagef("--threshold: %v", err)
+		}
+		if strings.TrimSpace(p.Threshold) != "" {
+			l = strings.TrimSpace(p.Threshold) + "," + l
+		}
+		p.Threshold = l
+	}
 	if o.data.Items != 0 {
 		p.Dataset.Items = o.data.Items
 	}
 	if o.data.ValueSize != 0 {
 		p.Dataset.ValueSize = o.data.ValueSize
+	}
+	if o.data.Keys != 0 {
+		p.Dataset.KVKeys = o.data.Keys
+	}
+	if o.data.Sessions != 0 {
+		p.Dataset.Sessions = o.data.Sessions
 	}
 	return nil
 }
@@ -371,7 +418,7 @@ func (o *matrixOptions) selectPaths(p *matrix.Plan) error {
 // readPlan reads the plan a --plan argument names: a plan file when there
 // is a file of that name, else a bundled plan.
 func readPlan(arg string) (*matrix.Plan, matrix.PlanOptions, error) {
-	popts := matrix.PlanOptions{Name: arg, File: arg, Redact: pgsql.RedactMessage}
+	popts := matrix.PlanOptions{Name: arg, File: arg}
 	var data []byte
 	st, err := os.Stat(arg)
 	if err == nil && !st.Mode().IsRegular() {
@@ -534,7 +581,9 @@ separated by commas or blanks. Options win.
 
 Ctrl-C stops after the current sample (press it again to stop that one too);
 the JSON is then marked partial. Exit status: 0 when every sample succeeded,
-1 when the run could not start, 2 when a sample failed or the run was stopped.
+1 when the run could not start, 2 when a sample failed or the run was stopped,
+3 when every sample succeeded but a cell breached a threshold (the plan's
+threshold, a path's, or --threshold; checked on each cell's medians).
 
 Examples:
   gbench matrix --repeats 3 --duration 5 -o matrix.json && gbench report matrix.json -o results

@@ -80,7 +80,7 @@ func TestMatrixRetriesAFault(t *testing.T) {
 	f := newMatrixFixture(t)
 	out := filepath.Join(t.TempDir(), "retried.json")
 	k := killBackends(t, f.pg, 2, 1)
-	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "--paths", "sql-any", "-c", "2", "--keys", "4",
+	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "--paths", "sql-any", "-c", "2", "--keys-per-request", "4",
 		"--repeats", "1", "-T", "2", "--warmup", "0", "--retries", "2", "-o", out)
 	if kills := k.end(); kills != 1 {
 		t.Fatalf("the sample's connections were ended %d times, want once\n%s", kills, o.stderr)
@@ -112,7 +112,7 @@ func TestMatrixGivesUpAfterItsRetries(t *testing.T) {
 	f := newMatrixFixture(t)
 	out := filepath.Join(t.TempDir(), "failed.json")
 	k := killBackends(t, f.pg, 2, 2)
-	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "--paths", "sql-any", "-c", "2", "--keys", "4",
+	o := runGbench("matrix", "--pg", f.pg, "--resp", f.redis, "--paths", "sql-any", "-c", "2", "--keys-per-request", "4",
 		"--repeats", "1", "-T", "2", "--warmup", "0", "--retries", "1", "-o", out)
 	if kills := k.end(); kills != 2 {
 		t.Fatalf("the connections were ended %d times, want on both tries\n%s", kills, o.stderr)

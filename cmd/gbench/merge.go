@@ -26,6 +26,7 @@ func runMerge(env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	outPath := fs.StringP("output", "o", "-", "write the merged result to FILE (\"-\" for standard output)")
 	help := fs.Bool("help", false, "show this help, then exit")
+	respStats := fs.Bool("resp-stats", false, "print the \\resp cache counters in the summary of a merge of workers,\nas a run's --resp-stats (not needed when the workers ran with it)")
 	thresholds := fs.StringArray("threshold", nil, "check the merged result against LIST, as a run's --threshold\n(exit status 3 when one is breached)")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, translateFlagError(err))
@@ -73,6 +74,9 @@ func runMerge(env *Env, args []string) int {
 	for _, err := range empty {
 		fmt.Fprintf(env.Stderr, "gbench merge: warning: %v; skipped (the log of a worker that did not finish?)\n", errors.Unwrap(err))
 	}
+	// The summary prints the cache counters as the workers' did, or as
+	// asked; the merged result says which it printed.
+	merged.Config.RESPStats = merged.Config.RESPStats || *respStats
 	if merged.Thresholds, err = mergeGates(merged, *thresholds); err != nil {
 		return fail(env, err)
 	}

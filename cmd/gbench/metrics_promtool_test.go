@@ -27,13 +27,7 @@ var dashboard = filepath.Join("..", "..", "deploy", "grafana", "gbench.json")
 // gbench serves. The run has failures, retries, a rate, a latency limit
 // and per-command statistics, so that every family has series.
 func TestMetricsPromtool(t *testing.T) {
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		if testsrv.Required() {
-			t.Fatalf("promtool is required (GBENCH_REQUIRE_SERVICES=1; apt-get install prometheus): %v", err)
-		}
-		t.Skipf("skipped: no promtool (apt-get install prometheus): %v", err)
-	}
+	promtool := testsrv.NeedCommand(t, "promtool", "Debian's prometheus")
 	needServer(t)
 	var stdout, stderr lockedBuffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Now: time.Now, Getenv: func(string) string { return "" }}

@@ -47,12 +47,19 @@ func (b *benchSetup) setOutputs(env *Env, o *options) {
 	var each []func(engine.Progress)
 	if o.progress > 0 {
 		ts, pct := o.progressTimestamp, b.percentiles
-		each = append(each, func(p engine.Progress) {
-			if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
-				fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
-			}
-			out.progressSeries(p)
-		})
+		if g := o.group; g != nil {
+			each = append(each, func(p engine.Progress) {
+				g.progress(cfg, p, ts, pct)
+				out.progressSeries(p)
+			})
+		} else {
+			each = append(each, func(p engine.Progress) {
+				if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
+					fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
+				}
+				out.progressSeries(p)
+			})
+		}
 	}
 	if out.hdrPath != "" {
 		each = append(each, func(p engine.Progress) {
@@ -224,11 +231,16 @@ func (b *benchSetup) writeJSON(out *outputs, res *engine.Result) error {
 		return err
 	}
 	r.Context, r.Activity = b.runCtx, b.activity
+	r.WaitEvents, r.WaitEventsNote = b.waitEvents, b.waitEventsNote
 	if b.gates != nil {
 		r.Thresholds = b.gates.result
 	}
 	r.Warmup = b.warmup
 	r.Warnings = b.activity.Warnings()
+	if b.group != nil {
+		b.group.result = r // written with the other groups' (finishGroups)
+		return nil
+	}
 	if f := b.fleet; f != nil {
 		r.Worker = f.worker(b.cfg, res)
 		r.Config.Rate = b.cfg.Rate * float64(res.Threads) / float64(r.Worker.RunThreads)

@@ -30,6 +30,8 @@ import (
 	"text/template"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // tapCase is one case of a testdata/pgbenchtap file.
@@ -462,7 +464,7 @@ func runTap(t *testing.T, file string, runners []*tapRunner, v map[string]tapVar
 		t.Run(fmt.Sprintf("%03d %s", i+1, c.name), func(t *testing.T) {
 			if c.needs == "tablespace" && v["gbench"].Tablespace == "" {
 				ty.skipped++
-				t.Skip("no tablespace could be created (see tapTablespace)")
+				testsrv.Need(t, "no tablespace could be created (see tapTablespace's log line)")
 			}
 			runs := map[string]*tapRun{}
 			for _, r := range runners {
@@ -492,18 +494,15 @@ func runTap(t *testing.T, file string, runners []*tapRunner, v map[string]tapVar
 	return ty
 }
 
-// tapRunners returns gbench's runner and, when pgbench 15 is installed,
-// pgbench's, each with a scratch directory of its own.
+// tapRunners returns pgbench 15's runner and gbench's, each with a
+// scratch directory of its own.
 func tapRunners(t *testing.T) ([]*tapRunner, map[string]tapVars) {
 	runners := []*tapRunner{}
 	vars := map[string]tapVars{}
-	if pg, why := referencePgbench(); pg != "" {
-		runners = append(runners, &tapRunner{prog: "pgbench", run: func(env [][2]string, args ...string) outcome {
-			return execPgbenchEnv(pg, env, args...)
-		}})
-	} else {
-		alonePgbench(t, "running gbench alone: no reference pgbench 15 (%s)", why)
-	}
+	pg := needPgbench(t)
+	runners = append(runners, &tapRunner{prog: "pgbench", run: func(env [][2]string, args ...string) outcome {
+		return execPgbenchEnv(pg, env, args...)
+	}})
 	// gbench runs in-process: runTap sets its environment.
 	runners = append(runners, &tapRunner{prog: "gbench", inProcess: true,
 		run: func(_ [][2]string, args ...string) outcome { return runGbench(args...) }})

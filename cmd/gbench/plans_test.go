@@ -12,12 +12,13 @@ import (
 // shortened are options that make each bundled plan a matter of seconds:
 // fewer cells, shorter samples, one repeat, no warm-up.
 var shortened = map[string][]string{
-	"read":     {"--keys", "1,16", "-c", "2", "-T", "0.3"},
-	"mixed":    {"--keys", "1,16", "-c", "4", "--requests", "400"},
+	"read":     {"--keys-per-request", "1,16", "-c", "2", "-T", "0.3"},
+	"mixed":    {"--keys-per-request", "1,16", "-c", "4", "--requests", "400"},
 	"coldfill": {"-c", "8", "-T", "1.2"},
 	"writes":   {"-c", "2,4", "-T", "0.3"},
 	"unlogged": {"-c", "4", "-T", "0.3", "--rates", "0,2000"},
 	"ycsb":     {"-c", "2", "-T", "0.3"},
+	"sessions": {"-c", "4", "-T", "0.3"},
 }
 
 // reportHas is what each bundled plan's report must show.
@@ -26,7 +27,8 @@ var reportHas = map[string][]string{
 	"mixed":    {"| mix | keys | sql-any | sql-mget | resp-mget |", "| warm reads | 1 |", "| 5% updates | 16 |", "(read 95, write 5)"},
 	"coldfill": {"## Over time", "| end s | sql-unlogged req/s | hit rate | cached | resp-cache-aside req/s | hit rate | cached |", "![Hit rate over time](hits-over-time.svg)"},
 	"writes":   {"| connections | sql-update | resp-write-through |", "other server CPU µs/req"},
-	"unlogged": {"| mix | rate | sql-unlogged | resp |", "| get | unthrottled |", "| set | 2,000 req/s |", "| mixed | 2,000 req/s |"},
+	"sessions": {"| mix | sql-unlogged | sql-logged | resp |", "| get |", "| set |", "| mixed |", "## Hit rate obtained", "| set | — | — | — |"},
+	"unlogged": {"| mix | rate | sql-unlogged | sql-logged | resp |", "| get | unthrottled |", "| set | 2,000 req/s |", "| mixed | 2,000 req/s |"},
 	"ycsb":     {"| mix | sql | sql-unlogged | resp |", "| A |", "| F |"},
 }
 
@@ -43,7 +45,7 @@ func TestBundledPlansRun(t *testing.T) {
 	if got := workloads.Plans(); len(got) != len(shortened) {
 		t.Fatalf("bundled plans %v: shorten each", got)
 	}
-	for i, name := range []string{"read", "mixed", "writes", "unlogged", "ycsb", "coldfill"} {
+	for i, name := range []string{"read", "mixed", "writes", "unlogged", "sessions", "ycsb", "coldfill"} {
 		out := filepath.Join(dir, name+".json")
 		args := append(append([]string{"matrix", "--plan", name, "-o", out}, servers...), shortened[name]...)
 		if i == 0 {
@@ -71,6 +73,15 @@ func TestBundledPlansRun(t *testing.T) {
 		}
 		if name == "coldfill" {
 			checkColdFill(t, out)
+		}
+		if name == "sessions" {
+			// Every sample that gets records the reads it counted; sets
+			// count none.
+			for _, s := range r.Samples {
+				if (s.Reads != nil) != (s.Mix != "set") {
+					t.Errorf("sessions %s %s: reads %+v", s.Path, s.Mix, s.Reads)
+				}
+			}
 		}
 		for _, s := range r.Samples {
 			// A Poisson schedule of 2000/s for 0.3 s sends 600 requests, with
@@ -193,7 +204,7 @@ func TestPlansCommands(t *testing.T) {
 		t.Errorf("plans show mixed: exit %d\n%s", o.code, o.stderr)
 	}
 	dir := t.TempDir()
-	if o := runGbench("plans", "extract", dir); o.code != exitOK || !strings.Contains(o.stderr, "wrote 6 files") {
+	if o := runGbench("plans", "extract", dir); o.code != exitOK || !strings.Contains(o.stderr, "wrote 7 files") {
 		t.Errorf("plans extract: exit %d\n%s", o.code, o.stderr)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "read.toml"), []byte("# mine\n"), 0o644); err != nil {

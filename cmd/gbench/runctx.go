@@ -23,7 +23,7 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 		open := func(ctx context.Context) (*pgsql.Client, error) { return b.pg.Open(ctx) }
 		desc, err := describePG(ctx, open)
 		if err != nil {
-			rc.Notes = append(rc.Notes, "PostgreSQL was not described: "+pgsql.RedactMessage(err.Error()))
+			rc.Notes = append(rc.Notes, "PostgreSQL was not described: "+b.pg.Redact(err.Error()))
 		} else {
 			rc.Postgres, p.PG, p.VersionNum = desc, open, desc.VersionNum
 		}
@@ -41,7 +41,7 @@ func runContext(ctx context.Context, b *benchSetup, command []string) (*runenv.C
 		}
 		desc, err := describeRedis(ctx, open)
 		if err != nil {
-			rc.Notes = append(rc.Notes, "the Redis server was not described: "+pgsql.RedactMessage(err.Error()))
+			rc.Notes = append(rc.Notes, "the Redis server was not described: "+pgsql.Redact(err.Error()))
 		} else {
 			rc.Redis, p.Redis = desc, open
 		}

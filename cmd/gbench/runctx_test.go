@@ -1,10 +1,10 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/output/report"
 )
 
@@ -13,10 +13,7 @@ import (
 // non-default settings, the WAL written by the run's inserts.
 func TestJSONRecordsContext(t *testing.T) {
 	needServer(t)
-	redisURL := os.Getenv("GBENCH_TEST_REDIS")
-	if redisURL == "" {
-		redisURL = "redis://127.0.0.1:6379/0"
-	}
+	redisURL := testsrv.NeedRedis(t)
 	dir := t.TempDir()
 	script := writeScript(t, "CREATE TEMP TABLE IF NOT EXISTS ctx_t (v text);\nINSERT INTO ctx_t SELECT repeat('x', 1000) FROM generate_series(1, 100);\n\\resp PING\n")
 	out := filepath.Join(dir, "run.json")

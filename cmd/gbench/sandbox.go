@@ -29,6 +29,7 @@ type sandboxOptions struct {
 	data          workloads.Options
 	sharedBuffers string
 	baseDir       string
+	durabilityOff bool
 	help          bool
 }
 
@@ -43,6 +44,7 @@ func runSandbox(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	warnOldSpellings(env.Stderr, fs)
 	if so.help {
 		sandboxUsage(env.Stdout, fs)
 		return exitOK
@@ -62,7 +64,7 @@ func runSandbox(env *Env, args []string) int {
 
 	sb, err := sandbox.Start(ctx, sandbox.Options{
 		Postgres: true, Redis: true, MaxConnections: plan.maxConnections(),
-		SharedBuffers: so.sharedBuffers, BaseDir: so.baseDir, Log: env.Stderr, Getenv: env.Getenv,
+		SharedBuffers: so.sharedBuffers, BaseDir: so.baseDir, DurabilityOff: so.durabilityOff, Log: env.Stderr, Getenv: env.Getenv,
 	})
 	if err != nil {
 		return fail(env, interrupted(err))
@@ -100,7 +102,7 @@ func useSandbox(ctx context.Context, env, runEnv *Env, sb *sandbox.Sandbox, so *
 func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string, error) {
 	so := &sandboxOptions{sharedBuffers: sandbox.DefaultSharedBuffers}
 	so.data = workloads.Options{Items: workloads.DefaultItems, ValueSize: workloads.DefaultValueSize, Keys: workloads.DefaultKeys,
-		YCSBRecords: workloads.DefaultYCSBRecords, YCSBFieldLength: workloads.DefaultYCSBFieldLength}
+		Sessions: workloads.DefaultSessions, YCSBRecords: workloads.DefaultYCSBRecords, YCSBFieldLength: workloads.DefaultYCSBFieldLength}
 	fs := pflag.NewFlagSet("gbench sandbox", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -110,11 +112,14 @@ func parseSandboxArgs(args []string) (*sandboxOptions, *pflag.FlagSet, []string,
 	}
 	intFlag(&so.data.Items, "items", workloads.MinItems, maxInt, "rows of gbench.items and Redis keys gbench:item:1..N")
 	intFlag(&so.data.ValueSize, "value-size", 1, workloads.MaxValueSize, "bytes per value")
-	intFlag(&so.data.Keys, "keys", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv, Redis keys gbench:kv:1..N")
+	intFlag(&so.data.Keys, "keyspace", 1, maxInt, "keys of the kv get/set workloads: rows of gbench.kv and gbench.kv_logged, Redis keys gbench:kv:1..N")
+	intFlag(&so.data.Sessions, "sessions", 1, maxInt, "the article's UUID keyspace: rows of gbench.sessions and gbench.sessions_logged, Redis keys gbench:session:<uuid(1..S)>")
+	addOldSpellings(fs)
 	intFlag(&so.data.YCSBRecords, "ycsb-records", 1, maxInt/10, "YCSB records: rows of gbench.usertable, Redis hashes gbench:ycsb:user1..R")
 	intFlag(&so.data.Warehouses, "tpcc-warehouses", 0, workloads.MaxWarehouses, "also load the TPC-C-like data, N warehouses, about 100 MB each (default 0: none)")
 	intFlag(&so.data.YCSBFieldLength, "ycsb-field-length", 1, workloads.MaxValueSize, "bytes per field of a YCSB record")
 	fs.StringVar(&so.sharedBuffers, "shared-buffers", so.sharedBuffers, "PostgreSQL's shared_buffers")
+	fs.Var(&recordErr{durabilityValue{off: &so.durabilityOff}, &setErr}, "durability", durabilityUsage)
 	fs.StringVar(&so.baseDir, "base-dir", "", "put the servers' files in a new directory under DIR (default /dev/shm when it has 1GB free, else the temporary directory)")
 	fs.BoolVar(&so.help, "help", false, "show this help, then exit")
 	if err := fs.Parse(args); err != nil {
@@ -318,8 +323,8 @@ func describeSandbox(w io.Writer, sb *sandbox.Sandbox, data workloads.Options, t
 	if data.Warehouses > 0 {
 		tpcc = fmt.Sprintf(", TPC-C-like data for %d %s", data.Warehouses, plural(data.Warehouses, "warehouse", "warehouses"))
 	}
-	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes and %d kv keys, %d YCSB records%s in %.1fs; the read paths agree\n",
-		data.Items, data.ValueSize, data.Keys, data.YCSBRecords, tpcc, took.Seconds())
+	fmt.Fprintf(w, "gbench sandbox: loaded %d items of %d bytes, %d kv keys, %d sessions, %d YCSB records%s in %.1fs; the read paths agree\n",
+		data.Items, data.ValueSize, data.Keys, data.Sessions, data.YCSBRecords, tpcc, took.Seconds())
 }
 
 // printConnections prints, on stdout, how to reach the servers and run

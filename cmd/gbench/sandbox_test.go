@@ -64,13 +64,13 @@ func TestSandboxPlan(t *testing.T) {
 	}{
 		// everything added: --resp and -D in front, the connection string last
 		{[]string{"-f", script1, "-c", "64"},
-			[]string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-f", script1, "-c", "64", conninfo}, 84},
+			[]string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "sessions=100000", "-D", "recordcount=1000", "-f", script1, "-c", "64", conninfo}, 84},
 		// what the user gave is kept: a DBNAME, --resp, a -D
 		{[]string{"-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"},
-			[]string{"-D", "keys=500", "-D", "recordcount=1000", "-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"}, 21},
+			[]string{"-D", "keys=500", "-D", "sessions=100000", "-D", "recordcount=1000", "-D", "items=10", "--resp=redis://other", "-f", script1, "mydb"}, 21},
 		// -d is a DBNAME; "--" ends the options
-		{[]string{"-d", "db", "-t", "5"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-d", "db", "-t", "5"}, 21},
-		{[]string{"-t", "5", "--"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "recordcount=1000", "-t", "5", "--", conninfo}, 21},
+		{[]string{"-d", "db", "-t", "5"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "sessions=100000", "-D", "recordcount=1000", "-d", "db", "-t", "5"}, 21},
+		{[]string{"-t", "5", "--"}, []string{"--resp", redisURL, "-D", "items=4096", "-D", "keys=500", "-D", "sessions=100000", "-D", "recordcount=1000", "-t", "5", "--", conninfo}, 21},
 		// initialization takes no benchmarking options
 		{[]string{"-i", "-s", "2"}, []string{"-i", "-s", "2", conninfo}, 21},
 		// no gbench arguments, nothing to run: room for the reference's 256 clients
@@ -115,8 +115,8 @@ func TestSandboxProbeReplaysStdin(t *testing.T) {
 // binaries, unless GBENCH_REQUIRE_SERVICES=1.
 func needSandbox(t *testing.T, out outcome) {
 	t.Helper()
-	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") && !testsrv.Required() {
-		t.Skipf("no server binaries for the sandbox:\n%s", out.stderr)
+	if out.code == exitUsage && strings.Contains(out.stderr, "not found (looked in") {
+		testsrv.Need(t, "no server binaries for the sandbox:\n%s", out.stderr)
 	}
 }
 
@@ -137,7 +137,7 @@ func checkRemoved(t *testing.T, stderr string) {
 // TestSandboxRun runs a bundled workload end to end in a sandbox.
 func TestSandboxRun(t *testing.T) {
 	t.Parallel()
-	out := runGbench("sandbox", "--keys", "1000", "--", "-f", workloadDir+"mget16.sql", "-t", "10", "-c", "2")
+	out := runGbench("sandbox", "--keyspace", "1000", "--", "-f", workloadDir+"mget16.sql", "-t", "10", "-c", "2")
 	needSandbox(t, out)
 	if out.code != exitOK {
 		t.Fatalf("status %d\n%s\n%s", out.code, out.stdout, out.stderr)
@@ -148,10 +148,10 @@ func TestSandboxRun(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"gbench sandbox: loaded 4096 items of 128 bytes and 1000 kv keys, 1000 YCSB records in ",
+		"gbench sandbox: loaded 4096 items of 128 bytes, 1000 kv keys, 100000 sessions, 1000 YCSB records in ",
 		"max_connections=22", "shared_buffers=128MB",
 		"gbench sandbox: running gbench --resp redis://127.0.0.1:",
-		"-D items=4096 -D keys=1000 -D recordcount=1000 -f " + workloadDir + "mget16.sql -t 10 -c 2 'host=127.0.0.1 port=",
+		"-D items=4096 -D keys=1000 -D sessions=100000 -D recordcount=1000 -f " + workloadDir + "mget16.sql -t 10 -c 2 'host=127.0.0.1 port=",
 	} {
 		if !strings.Contains(out.stderr, want) {
 			t.Errorf("no %q in\n%s", want, out.stderr)
@@ -192,7 +192,9 @@ func TestSandboxWaits(t *testing.T) {
 	sig := &signals{}
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv, Now: time.Now, Signals: sig.register}
 	done := make(chan int, 1)
-	go func() { done <- Run(env, []string{"sandbox", "--items", "200", "--keys", "10"}) }()
+	go func() {
+		done <- Run(env, []string{"sandbox", "--items", "200", "--keyspace", "10", "--sessions", "10"})
+	}()
 	var code int
 	select {
 	case code = <-done:
@@ -306,10 +308,7 @@ const claimKey = "gbench:workloads-test-claim"
 // keys and the claim.
 func claimRedis(t *testing.T, key string, first, last int) (string, net.Conn) {
 	t.Helper()
-	base := os.Getenv("GBENCH_TEST_REDIS")
-	if base == "" {
-		base = "redis://127.0.0.1:6379/0"
-	}
+	base := testsrv.NeedRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
@@ -321,7 +320,7 @@ func claimRedis(t *testing.T, key string, first, last int) (string, net.Conn) {
 			}
 			c, err := resp.Dial(ctx, o)
 			if err != nil {
-				testsrv.Need(t, "Redis unreachable (%v); set GBENCH_TEST_REDIS", err)
+				t.Fatalf("Redis (GBENCH_TEST_REDIS) answers a PING but Dial fails: %v", err)
 			}
 			if redisReply(t, c, "SET", key, strconv.Itoa(os.Getpid()), "NX", "PX", "300000").Kind == resp.KindNull {
 				c.Close()

@@ -24,6 +24,10 @@ func TestSentTextMatchesPgbench(t *testing.T) {
 		{"end-of-file", "\\set x 1\n" + ins + "\n\n"},
 		// A leading block comment, a command ending at end of file without a newline.
 		{"comment-no-newline", "/* c */\n" + ins},
+		// Blanks and a "--" comment after the SQL, then a meta-command.
+		{"blanks-comment-meta", ins + "  \t\n-- c\n\t\n\\set x 1\n"},
+		// Blank lines and a "--" comment after the last command at end of file.
+		{"comment-end-of-file", "\\set x 1\n" + ins + " \n\n-- end\n"},
 		// A command ending with ";" keeps nothing after it.
 		{"semicolon", ins + ";\n\n\n"},
 	}

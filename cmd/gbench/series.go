@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine"
-	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
 	"github.com/spf13/pflag"
@@ -201,6 +200,7 @@ func (s *seriesBench) setUp(ctx context.Context, env *Env, cmd string) int {
 		}
 	}
 	s.runCtx, s.probe = runContext(ctx, s.b, append([]string{"gbench", cmd, "--"}, s.args...))
+	s.probe.WaitInterval = s.o.waitEvents
 	return exitOK
 }
 
@@ -213,10 +213,10 @@ func (s *seriesBench) vacuum(ctx context.Context) error {
 	}
 	conn, err := s.b.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting for VACUUM: %s", pgsql.RedactMessage(err.Error()))
+		return fmt.Errorf("connecting for VACUUM: %s", s.b.pg.Redact(err.Error()))
 	}
 	defer conn.Close()
-	vacuum(ctx, &Env{Stderr: io.Discard}, conn, s.o.vacuumAll)
+	s.b.vacuum(ctx, &Env{Stderr: io.Discard}, conn, s.o.vacuumAll)
 	return nil
 }
 

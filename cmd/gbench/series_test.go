@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -27,10 +28,10 @@ func startSeriesSandbox(t *testing.T) *sandbox.Sandbox {
 	// The sandbox lives as long as Start's ctx: the test's whole life.
 	sb, err := sandbox.Start(context.Background(), sandbox.Options{Postgres: true, MaxConnections: 40, Log: io.Discard})
 	if err != nil {
-		if !testsrv.Required() {
-			t.Skipf("cannot start a sandbox: %v", err)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			testsrv.Need(t, "no server binaries for the sandbox: %v", err)
 		}
-		t.Fatalf("sandbox: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if err := sb.Close(); err != nil {
@@ -80,11 +81,22 @@ func testCurve(t *testing.T, dir, conninfo string) {
 	script := writeScript(t, "BEGIN;\nSELECT pg_advisory_xact_lock(:client_id % 2);\nSELECT pg_sleep(0.04);\nEND;\n")
 	out := filepath.Join(dir, "curve.json")
 	o := runGbench("curve", "--clients", "1,2,4,8", "--repeats", "2", "--warmup", "0.3", "--seed", "7", "-o", out,
-		"--", "-n", "-f", script, "-T", "2", conninfo)
+		"--", "-n", "-f", script, "-T", "2", "--wait-events=20ms", conninfo)
 	if o.code != exitOK {
 		t.Fatalf("gbench curve: status %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
 	r := readSeries(t, out)
+	// --wait-events: every run has a profile; with 8 clients and two
+	// locks, six clients wait for an advisory lock at every read.
+	for _, run := range r.Runs {
+		w := run.Activity.WaitEvents
+		if w == nil || w.Reads == 0 {
+			t.Fatalf("run %d (%d clients): wait events %+v (%s)", run.Order, run.Clients, w, run.Activity.WaitEventsNote)
+		}
+		if run.Clients == 8 && (len(w.Events) == 0 || w.Events[0].Type != "Lock" || w.Events[0].Event != "advisory") {
+			t.Errorf("run %d at 8 clients: profile %+v, want Lock:advisory first", run.Order, w.Events)
+		}
+	}
 	if len(r.Runs) != 8 || r.Partial || r.Curve == nil || r.Curve.Loop != "closed" {
 		t.Fatalf("%d runs, partial %v, curve %+v", len(r.Runs), r.Partial, r.Curve)
 	}
@@ -179,10 +191,13 @@ func checkContext(t *testing.T, r *series.Result) {
 	}
 	fsync := false
 	for _, s := range c.Postgres.Settings {
-		fsync = fsync || (s.Name == "fsync" && s.Value == "off" && s.Source == "command line")
+		fsync = fsync || (s.Name == "fsync" && s.Value == "on" && s.Source == "command line")
 	}
 	if !fsync {
-		t.Errorf("the sandbox's fsync=off is not among the non-default settings: %+v", c.Postgres.Settings)
+		t.Errorf("the sandbox's fsync=on (passed on the command line) is not among the recorded settings: %+v", c.Postgres.Settings)
+	}
+	if c.Postgres.Durability != "on" {
+		t.Errorf("context durability %q, want on (the sandbox's default)", c.Postgres.Durability)
 	}
 	for _, run := range r.Runs {
 		a := run.Activity
@@ -359,10 +374,7 @@ func testABSettings(t *testing.T, dir, conninfo string) {
 func testABBuilds(t *testing.T, dir string) {
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	if len(bins) == 0 {
-		if testsrv.Required() {
-			t.Fatal("no PostgreSQL build in /usr/lib/postgresql/*/bin")
-		}
-		t.Skip("no PostgreSQL build in /usr/lib/postgresql/*/bin")
+		testsrv.Need(t, "no PostgreSQL build in /usr/lib/postgresql/*/bin")
 	}
 	setup := writeScript(t, "CREATE TABLE kv (k int PRIMARY KEY, v text); INSERT INTO kv SELECT i, 'v' || i FROM generate_series(1, 1000) i;")
 	script := writeScript(t, "\\set k random(1, 1000)\nSELECT v FROM kv WHERE k = :k;\n")
@@ -435,10 +447,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if testsrv.Required() {
-		t.Fatal("chromium is required (GBENCH_REQUIRE_SERVICES=1): apt-get install -y chromium")
-	}
-	t.Skip("no chromium to check the page in")
+	testsrv.Need(t, "no chromium to check the page in (apt-get install -y chromium)")
 	return ""
 }
 

@@ -104,3 +104,13 @@ func (v *settingList) String() string {
 	return strings.Join(parts, ",")
 }
 func (v *settingList) Type() string { return "NAME=VALUE" }
+
+// unsetPercent is a percentValue that is unset (negative) until given.
+type unsetPercent struct{ percentValue }
+
+func (v *unsetPercent) String() string {
+	if *v.p < 0 {
+		return ""
+	}
+	return v.percentValue.String()
+}

@@ -29,7 +29,7 @@ func checkSettings(ctx context.Context, sides []*abSide) (func(*Env), error) {
 		key := fmt.Sprintf("%s:%d/%s", pg.Host(), pg.Port(), pg.Database())
 		s := byServer[key]
 		if s == nil {
-			s = pgsql.NewSettings(pg.Open)
+			s = pgsql.NewSettings(pg)
 			byServer[key] = s
 			appliers = append(appliers, s)
 		}

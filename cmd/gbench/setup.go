@@ -16,7 +16,7 @@ import (
 func (b *benchSetup) tableInfo(ctx context.Context, env *Env, conn *pgsql.Client) error {
 	info, err := pgsql.ReadTableInfo(ctx, conn)
 	if err != nil {
-		msg := fmt.Sprintf("could not count number of branches: %s", pgsql.ErrorText(err))
+		msg := fmt.Sprintf("could not count number of branches: %s", b.pg.ErrorText(err))
 		if errors.Is(err, pgsql.ErrNoTables) {
 			msg += fmt.Sprintf("\ngbench: hint: Perhaps you need to do initialization (\"gbench -i\") in database \"%s\".", b.database())
 		}
@@ -31,9 +31,9 @@ func (b *benchSetup) tableInfo(ctx context.Context, env *Env, conn *pgsql.Client
 }
 
 // vacuum runs pgbench's pre-run maintenance, reporting and ignoring errors.
-func vacuum(ctx context.Context, env *Env, conn *pgsql.Client, all bool) {
+func (b *benchSetup) vacuum(ctx context.Context, env *Env, conn *pgsql.Client, all bool) {
 	pgsql.Vacuum(ctx, conn, all, env.Stderr, func(err error) {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\ngbench: detail: (ignoring this error and continuing anyway)\n", pgsql.ErrorText(err))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\ngbench: detail: (ignoring this error and continuing anyway)\n", b.pg.ErrorText(err))
 	})
 }
 
@@ -64,7 +64,7 @@ func runInit(env *Env, o *options, fs *pflag.FlagSet) int {
 	defer stop()
 	conn, err := cfg.OpenNotices(ctx, env.Stderr)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(err))
+		fmt.Fprintf(env.Stderr, "gbench: error: %s\n", connError(cfg, err))
 		return fail(env, usagef("could not create connection for initialization"))
 	}
 	defer conn.Close()

@@ -16,7 +16,7 @@ import (
 
 // defineGateFlags declares --threshold and --threshold-abort.
 func defineGateFlags(fs *pflag.FlagSet, o *options) {
-	fs.StringArrayVar(&o.thresholds, "threshold", nil, "fail the run (exit status 3) unless it meets every term of\nLIST, like \"p99<=5ms,failures<=0.1%,tps>=1000\";\n\"SCRIPT:TERM\" for one script (repeatable)")
+	fs.StringArrayVar(&o.thresholds, "threshold", nil, "fail the run (exit status 3) unless it meets every term of\nLIST, like \"p99<=5ms,avg<=2ms,failures<=0.1%,tps>=1000\"\n(also stddev, lag under --rate; failures<=N without %: a count);\n\"SCRIPT:TERM\" for one script (repeatable)")
 	o.thresholdAbort = -1
 	fs.Var(&graceValue{&o.thresholdAbort}, "threshold-abort", "stop the run at the first breach of a threshold, checked\nevery second (or -P) on the figures so far, after GRACE\nseconds (default: 0)")
 	f := fs.Lookup("threshold-abort")

@@ -18,6 +18,9 @@ func TestThresholdsOnARealServer(t *testing.T) {
 	fast := filepath.Join(dir, "fast.sql")
 	os.WriteFile(slow, []byte("select pg_sleep(0.02);\n"), 0o644)
 	os.WriteFile(fast, []byte("select 1;\n"), 0o644)
+	// Every transaction fails: an SQL error under --continue-on-error.
+	fails := filepath.Join(dir, "fails.sql")
+	os.WriteFile(fails, []byte("select 1/0;\n"), 0o644)
 	for _, c := range []struct {
 		name      string
 		args      []string
@@ -37,6 +40,17 @@ func TestThresholdsOnARealServer(t *testing.T) {
 		{name: "per script", args: []string{"-f", slow, "-f", fast, "-t", "20", "--random-seed", "3",
 			"--threshold", "slow:p50<=10ms,fast.sql:p50<=10ms,2:max<=1s"},
 			code: 3, breached: []string{"slow:p50<=10ms"}, met: []string{"fast.sql:p50<=10ms", "2:max<=1s"}},
+		// The mean latency, under both names: above 20 ms, below a second.
+		{name: "mean", args: []string{"-f", slow, "-t", "5", "--threshold", "avg>=20ms,mean<=1s,stddev<1s"},
+			code: 0, met: []string{"avg>=20ms", "mean<=1s", "stddev<1s"}},
+		// The schedule lag under --rate: a closed-loop run has none, which
+		// breaches; at 20 tps on 1 client a 20 ms transaction lags.
+		{name: "lag", args: []string{"-f", slow, "-t", "20", "-R", "20", "--random-seed", "5", "--threshold", "lag<1s,lag<=0.001us"},
+			code: 3, met: []string{"lag<1s"}, breached: []string{"lag<=0.001us"}},
+		// A script whose transactions all fail breaches a share and a
+		// count, and meets a count it reaches.
+		{name: "failures", args: []string{"-f", fails, "-t", "5", "--continue-on-error", "--threshold", "failures<=0.1%,failures<=0,failures>=5"},
+			code: 3, breached: []string{"failures<=0.1%", "failures<=0"}, met: []string{"failures>=5"}},
 		// --threshold-abort stops a 60 s run at the first check after 1 s.
 		{name: "abort", args: []string{"-f", slow, "-T", "60", "--threshold", "p99<=5ms", "--threshold-abort=1"},
 			code: 3, breached: []string{"p99<=5ms"}, stoppedAt: true},
@@ -102,6 +116,30 @@ func TestThresholdsOnARealServer(t *testing.T) {
 			}
 		})
 	}
+	// A closed loop has no schedule lag: a lag term is breached, with a
+	// note and no value.
+	out := runGbench("-n", "-f", slow, "-t", "2", "--threshold", "lag<1s", testConninfo())
+	if line := lineWith(out.stdout, " - lag<1s: "); out.code != 3 || line != " - lag<1s: — (BREACHED: no schedule lag: a run without --rate, or no transaction completed)" {
+		t.Errorf("no lag: exit %d, %q", out.code, line)
+	}
+}
+
+// TestThresholdUsage: a bad threshold is a usage error (exit 1) whose
+// message names the bad term, before any connection is made.
+func TestThresholdUsage(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"--threshold p99<=5ms,p99<=5", `invalid threshold "p99<=5" in "p99<=5ms,p99<=5": expected a term like`},
+		{"--threshold avg<=0ms", `invalid threshold "avg<=0ms" in "avg<=0ms": the latency bound must be`},
+		{"--threshold nope:p99<=5ms", `the threshold's script "nope" is not one of the run's scripts`},
+		{"--threshold-abort=1", "--threshold-abort needs a --threshold"},
+		{"--threshold lag<", `invalid threshold "lag<" in "lag<"`},
+		{"--threshold p99<=1s --threshold-abort=soon", `invalid value "soon" for option --threshold-abort`},
+	} {
+		out := runGbench(append(strings.Fields(c.args), "-n", "-b", "select-only", "-t", "1", "host=127.0.0.1 port=1")...)
+		if out.code != 1 || !strings.Contains(out.stderr, c.want) || strings.Contains(out.stderr, "connection") {
+			t.Errorf("%s: exit %d, want 1 and %q\n%s", c.args, out.code, c.want, out.stderr)
+		}
+	}
 }
 
 // lineWith is the first line of s holding sub.
@@ -131,8 +169,9 @@ func TestMergeThresholds(t *testing.T) {
 		inputs = append(inputs, p)
 	}
 	merged := filepath.Join(dir, "m.json")
-	out := runGbench(append([]string{"merge", "-o", merged, "--threshold", "p99<=5ms,tps>=1"}, inputs...)...)
-	if out.code != 3 || !strings.HasSuffix(lineWith(out.stdout, " - p99<=5ms: "), "(BREACHED)") || !strings.HasSuffix(lineWith(out.stdout, " - tps>=1: "), "(met)") {
+	out := runGbench(append([]string{"merge", "-o", merged, "--threshold", "p99<=5ms,tps>=1,avg>=20ms,stddev<1s"}, inputs...)...)
+	if out.code != 3 || !strings.HasSuffix(lineWith(out.stdout, " - p99<=5ms: "), "(BREACHED)") || !strings.HasSuffix(lineWith(out.stdout, " - tps>=1: "), "(met)") ||
+		!strings.HasSuffix(lineWith(out.stdout, " - avg>=20ms: "), "(met)") || !strings.HasSuffix(lineWith(out.stdout, " - stddev<1s: "), "(met)") {
 		t.Errorf("merge: exit %d\n%s%s", out.code, out.stdout, out.stderr)
 	}
 	data, _ := os.ReadFile(merged)
@@ -198,5 +237,42 @@ func TestCurveThresholds(t *testing.T) {
 	}
 	if o := runGbench("curve", "--threshold", "a:p99<=1ms", "--", "-n", "-f", slow, testConninfo()); o.code != 1 || !strings.Contains(o.stderr, "no per-script figures") {
 		t.Errorf("script term: exit %d %s", o.code, o.stderr)
+	}
+}
+
+// TestABThresholds compares a fast script (A) with one whose pg_sleep
+// makes every transaction take at least 20 ms (B): a bound both sides
+// meet exits 0, one B breaches exits 3 with the verdicts of both sides in
+// the JSON, and --max-regression on p50 (B's is at least 20 ms, A's far
+// below: more than 50% worse on any machine) exits 3 too.
+func TestABThresholds(t *testing.T) {
+	needServer(t)
+	dir := t.TempDir()
+	fast, slow := filepath.Join(dir, "fast.sql"), filepath.Join(dir, "slow.sql")
+	os.WriteFile(fast, []byte("select 1;\n"), 0o644)
+	os.WriteFile(slow, []byte("select pg_sleep(0.02);\n"), 0o644)
+	for _, c := range []struct {
+		flags []string
+		code  int
+		want  string
+	}{
+		{[]string{"--threshold", "p50>=1us"}, 0, "thresholds at B c=1:\n - p50>=1us: "},
+		{[]string{"--threshold", "p50<=10ms"}, 3, "thresholds at B c=1:\n - p50<=10ms: "},
+		{[]string{"--metric", "p50", "--max-regression", "50"}, 3, "max regression 50%: BREACHED (B is "},
+	} {
+		out := filepath.Join(dir, "ab.json")
+		args := append(append([]string{"ab", "--repeats", "1", "--warmup", "0", "-o", out}, c.flags...),
+			"--", "-n", "-f", fast, "-T", "1", testConninfo(), "--vs", "-n", "-f", slow, "-T", "1", testConninfo())
+		o := runGbench(args...)
+		if o.code != c.code || !strings.Contains(o.stdout, c.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s%s", c.flags, o.code, c.code, c.want, o.stdout, o.stderr)
+		}
+		data, _ := os.ReadFile(out)
+		if c.flags[0] == "--threshold" && !strings.Contains(string(data), `"thresholds": [`) {
+			t.Errorf("%v: no thresholds in the JSON", c.flags)
+		}
+		if c.flags[0] == "--metric" && !strings.Contains(string(data), `"regressed": true`) {
+			t.Errorf("%v: no regression in the JSON", c.flags)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func tpccArgs(mode string, n int) []string {
 func TestTPCCLike(t *testing.T) {
 	cfg := needServer(t)
 	conninfo := scratchDB(t, cfg, "tpcc")
-	out := runGbench("workloads", "load", "--tpcc-warehouses", "1", "--keys", "1000", conninfo)
+	out := runGbench("workloads", "load", "--tpcc-warehouses", "1", "--keyspace", "1000", conninfo)
 	if out.code != exitOK {
 		t.Fatalf("load: status %d\n%s", out.code, out.stderr)
 	}

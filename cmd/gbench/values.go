@@ -2,13 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gbench/gbench/internal/cnum"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
+	"github.com/spf13/pflag"
 )
 
 // optionError is a Set error that already carries pgbench's full message.
@@ -307,3 +310,61 @@ func (v *backoffValue) Type() string   { return "DELAY[,MAX]" }
 
 // itoa formats n in base 10.
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// durabilityValue is --durability=on|off: a sandbox's fsync,
+// synchronous_commit and full_page_writes.
+// set, when not nil, records that the option was given.
+type durabilityValue struct{ off, set *bool }
+
+func (v durabilityValue) Set(s string) error {
+	off, err := sandbox.ParseDurability(s)
+	if err != nil {
+		return optErrf("--durability: %v", err)
+	}
+	*v.off = off
+	if v.set != nil {
+		*v.set = true
+	}
+	return nil
+}
+
+func (v durabilityValue) String() string {
+	if v.off != nil && *v.off {
+		return "off"
+	}
+	return "on"
+}
+
+func (v durabilityValue) Type() string { return "on|off" }
+
+// durabilityUsage is the help of every --durability.
+const durabilityUsage = "the throwaway PostgreSQL's fsync, synchronous_commit and full_page_writes: on (as the reference benchmark runs) or off (faster writes; a crash may lose or corrupt the data)"
+
+// oldSpellings are the options renamed in issue 25, by command (the flag
+// set's name): old name -> new name. "--keys" meant the kv keyspace's size
+// in sandbox and workloads load, and keys per request in matrix; each old
+// spelling keeps its command's meaning for one release, with a warning.
+var oldSpellings = map[string]map[string]string{
+	"gbench matrix":         {"keys": "keys-per-request"},
+	"gbench sandbox":        {"keys": "keyspace"},
+	"gbench workloads load": {"keys": "keyspace"},
+}
+
+// addOldSpellings registers fs's old spellings as hidden second names of
+// their new flags (defined before).
+func addOldSpellings(fs *pflag.FlagSet) {
+	for old, now := range oldSpellings[fs.Name()] {
+		f := fs.Lookup(now)
+		fs.Var(f.Value, old, f.Usage)
+		_ = fs.MarkHidden(old)
+	}
+}
+
+// warnOldSpellings writes a warning on w for each old spelling given.
+func warnOldSpellings(w io.Writer, fs *pflag.FlagSet) {
+	for old, now := range oldSpellings[fs.Name()] {
+		if fs.Changed(old) {
+			fmt.Fprintf(w, "%s: warning: --%s is deprecated and will be removed in the next release: use --%s (the same meaning here)\n", fs.Name(), old, now)
+		}
+	}
+}

@@ -36,12 +36,15 @@ func parseLoadArgs(args []string, sizes bool) (*loadOptions, *pflag.FlagSet, err
 	if sizes {
 		fs.Var(&intValue{p: &lo.data.Items, name: "--items", min: workloads.MinItems, max: maxInt}, "items", "rows of gbench.items and Redis keys gbench:item:1..N")
 		fs.Var(&intValue{p: &lo.data.ValueSize, name: "--value-size", min: 1, max: workloads.MaxValueSize}, "value-size", "bytes per value")
-		fs.Var(&intValue{p: &lo.data.Keys, name: "--keys", min: 1, max: maxInt}, "keys", "rows of gbench.kv and Redis keys gbench:kv:1..K, for the kv workloads")
+		fs.Var(&intValue{p: &lo.data.Keys, name: "--keyspace", min: 1, max: maxInt}, "keyspace", "keys of the kv workloads: rows of gbench.kv and gbench.kv_logged, Redis keys gbench:kv:1..K")
+		fs.Var(&intValue{p: &lo.data.Sessions, name: "--sessions", min: 1, max: maxInt}, "sessions", "the article's UUID keyspace: rows of gbench.sessions and gbench.sessions_logged, Redis keys gbench:session:<uuid(1..S)>")
+		addOldSpellings(fs)
 		fs.Var(&intValue{p: &lo.data.YCSBRecords, name: "--ycsb-records", min: 1, max: maxInt / 10}, "ycsb-records", "YCSB records: rows of gbench.usertable and Redis hashes gbench:ycsb:user1..R")
 		fs.Var(&intValue{p: &lo.data.Warehouses, name: "--tpcc-warehouses", min: 0, max: workloads.MaxWarehouses}, "tpcc-warehouses", "also the TPC-C-like data (PostgreSQL only), N warehouses, about 100 MB each (default 0: none)")
 		fs.Var(&intValue{p: &lo.data.YCSBFieldLength, name: "--ycsb-field-length", min: 1, max: workloads.MaxValueSize}, "ycsb-field-length", "bytes per field of a YCSB record, 10 fields a record")
+		fs.BoolVar(&lo.data.Tagged, "tagged", false, "also the hash-tagged copies gbench:{item:G}:N of the items (G = (N-1)/64: 64 ids share a slot), for resp-mget*-tagged.sql on a Redis Cluster")
 	}
-	fs.StringVar(&lo.resp, "resp", "", "also the Redis at `URL` (redis://[user:password@]host:port[/db], rediss://..., a socket path); alone, without DBNAME, -d, -h, -p or -U: Redis only")
+	fs.StringVar(&lo.resp, "resp", "", "also the Redis at `URL` (redis://[user:password@]host:port[/db], rediss://..., a socket path; redis+cluster://host:port,... or ?cluster=yes: each key on its cluster master); alone, without DBNAME, -d, -h, -p or -U: Redis only")
 	fs.BoolVar(&lo.dryRun, "dry-run", false, "say what would be "+map[bool]string{true: "replaced", false: "removed"}[sizes]+", change nothing")
 	fs.StringVarP(&lo.conn.dbname, "dbname", "d", "", "database name to connect to (a conninfo string or URI also works)")
 	fs.StringVarP(&lo.conn.host, "host", "h", "", "database server host or socket directory")
@@ -89,6 +92,7 @@ Examples:
   gbench workloads load mydb                                    # PostgreSQL
   gbench workloads load --resp redis://127.0.0.1:6379/0 mydb    # both
   gbench workloads load --resp redis://127.0.0.1:6379/0         # Redis alone
+  gbench workloads load --tagged --resp redis+cluster://127.0.0.1:7000   # a Redis Cluster
 `, fs.FlagUsages())
 		return
 	}
@@ -106,9 +110,10 @@ Options:
 
 // loadTargets are the open connections of a load or drop.
 type loadTargets struct {
-	pg    *pgsql.Client
-	redis net.Conn
-	where []string // "PostgreSQL ..." and "Redis ...", for the first line
+	pg      *pgsql.Client
+	redis   net.Conn
+	cluster *workloads.RedisCluster // instead of redis, for a cluster URL
+	where   []string                // "PostgreSQL ..." and "Redis ...", for the first line
 }
 
 func (t *loadTargets) close() {
@@ -118,6 +123,31 @@ func (t *loadTargets) close() {
 	if t.redis != nil {
 		t.redis.Close()
 	}
+	if t.cluster != nil {
+		t.cluster.Close()
+	}
+}
+
+// inspect, load and drop go to the cluster or the one Redis.
+func (t *loadTargets) inspect(ctx context.Context) ([]workloads.Existing, error) {
+	if t.cluster != nil {
+		return workloads.InspectCluster(ctx, t.pg, t.cluster)
+	}
+	return workloads.Inspect(ctx, t.pg, t.redis)
+}
+
+func (t *loadTargets) load(ctx context.Context, d workloads.Options, log io.Writer) error {
+	if t.cluster != nil {
+		return workloads.LoadClusterLog(ctx, t.pg, t.cluster, d, log)
+	}
+	return workloads.LoadLog(ctx, t.pg, t.redis, d, log)
+}
+
+func (t *loadTargets) drop(ctx context.Context) error {
+	if t.cluster != nil {
+		return workloads.DropCluster(ctx, t.pg, t.cluster)
+	}
+	return workloads.Drop(ctx, t.pg, t.redis)
 }
 
 // connect opens the connections lo names.
@@ -129,7 +159,7 @@ func (lo *loadOptions) connect(ctx context.Context) (*loadTargets, error) {
 			return nil, err
 		}
 		if t.pg, err = cfg.Open(ctx); err != nil {
-			return nil, usagef("%s", connError(err))
+			return nil, usagef("%s", connError(cfg, err))
 		}
 		t.where = append(t.where, fmt.Sprintf("PostgreSQL (database \"%s\" on %s)", cfg.Database(), serverAddr(cfg.Host(), cfg.Port())))
 	}
@@ -139,11 +169,19 @@ func (lo *loadOptions) connect(ctx context.Context) (*loadTargets, error) {
 			t.close()
 			return nil, usagef("%v", err)
 		}
+		if ro.Cluster {
+			if t.cluster, err = workloads.DialCluster(ctx, ro); err != nil {
+				t.close()
+				return nil, usagef("could not connect to the Redis cluster: %v", err)
+			}
+			t.where = append(t.where, fmt.Sprintf("the Redis cluster (%s, %d masters)", resp.RedactURL(lo.resp), len(t.cluster.Masters())))
+			return t, nil
+		}
 		if t.redis, err = resp.Dial(ctx, ro); err != nil {
 			t.close()
 			return nil, usagef("could not connect to Redis: %v", err)
 		}
-		t.where = append(t.where, "Redis ("+pgsql.RedactMessage(lo.resp)+")")
+		t.where = append(t.where, "Redis ("+resp.RedactURL(lo.resp)+")")
 	}
 	return t, nil
 }
@@ -162,6 +200,7 @@ func runWorkloadsLoad(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	warnOldSpellings(env.Stderr, fs)
 	if lo.help {
 		loadUsage(env.Stdout, fs, true)
 		return exitOK
@@ -181,10 +220,10 @@ func runWorkloadsLoad(env *Env, args []string) int {
 	if d.Warehouses > 0 {
 		tpcc = fmt.Sprintf(", TPC-C-like data for %d %s", d.Warehouses, plural(d.Warehouses, "warehouse", "warehouses"))
 	}
-	fmt.Fprintf(env.Stderr, "gbench workloads: loading %d items of %d bytes, %d kv keys and %d YCSB records%s into %s\n",
-		or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize), or(d.Keys, workloads.DefaultKeys),
+	fmt.Fprintf(env.Stderr, "gbench workloads: loading %d items of %d bytes, %d kv keys, %d sessions and %d YCSB records%s into %s\n",
+		or(d.Items, workloads.DefaultItems), or(d.ValueSize, workloads.DefaultValueSize), or(d.Keys, workloads.DefaultKeys), or(d.Sessions, workloads.DefaultSessions),
 		or(d.YCSBRecords, workloads.DefaultYCSBRecords), tpcc, strings.Join(t.where, " and "))
-	if err := workloads.LoadLog(ctx, t.pg, t.redis, d, env.Stderr); err != nil {
+	if err := t.load(ctx, d, env.Stderr); err != nil {
 		return fail(env, err)
 	}
 	if t.pg != nil && t.redis != nil {
@@ -208,7 +247,7 @@ func or(v, def int) int {
 
 // dryRun says what a load or a drop would change.
 func dryRun(ctx context.Context, env *Env, t *loadTargets, verb string) int {
-	found, err := workloads.Inspect(ctx, t.pg, t.redis)
+	found, err := t.inspect(ctx)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -239,7 +278,7 @@ func runWorkloadsDrop(env *Env, args []string) int {
 	if lo.dryRun {
 		return dryRun(ctx, env, t, "remove")
 	}
-	found, err := workloads.Inspect(ctx, t.pg, t.redis)
+	found, err := t.inspect(ctx)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -247,7 +286,7 @@ func runWorkloadsDrop(env *Env, args []string) int {
 		fmt.Fprint(env.Stderr, e.Describe("remove"))
 	}
 	start := time.Now()
-	if err := workloads.Drop(ctx, t.pg, t.redis); err != nil {
+	if err := t.drop(ctx); err != nil {
 		return fail(env, err)
 	}
 	fmt.Fprintf(env.Stderr, "done in %.2f s.\n", time.Since(start).Seconds())

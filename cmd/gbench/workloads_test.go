@@ -56,7 +56,7 @@ func TestWorkloadsErrors(t *testing.T) {
 		{[]string{"workloads", "load", "--items", "5"}, "gbench: error: --items must be in range 128..2147483647\n"},
 		{[]string{"workloads", "load", "--bogus"}, "gbench: error: unknown flag: --bogus\ngbench: hint: Try \"gbench workloads --help\" for more information.\n"},
 		{[]string{"workloads", "drop", "db1", "db2"}, "gbench: error: too many command-line arguments (first is \"db2\")\ngbench: hint: Try \"gbench workloads --help\" for more information.\n"},
-		{[]string{"workloads", "load", "--resp", "http://x"}, "gbench: error: invalid redis URL \"http://x\": unsupported scheme \"http\" (want redis, rediss, redis-sentinel or unix)\n"},
+		{[]string{"workloads", "load", "--resp", "http://x"}, "gbench: error: invalid redis URL \"http://x\": unsupported scheme \"http\" (want redis, rediss, redis+cluster, rediss+cluster, redis-sentinel or unix)\n"},
 	} {
 		out := runGbench(c.args...)
 		if out.code != exitUsage || out.stderr != c.want {

@@ -9,7 +9,12 @@
 // protocol. The package imports nothing from gbench but script.
 package driver
 
-import "github.com/gbench/gbench/script"
+import (
+	"context"
+	"net"
+
+	"github.com/gbench/gbench/script"
+)
 
 // Driver speaks one protocol on one connection of one client. Requests may
 // be encoded ahead of their replies (pipelining): replies come back in
@@ -92,6 +97,8 @@ type Reply struct {
 	// Cache counts what the reply says about a cache; only the RESP
 	// driver fills it, other drivers leave it zero.
 	Cache Cache
+	// Node is the server a Redirected reply sends the request to.
+	Node int
 }
 
 // Cache are a reply's cache counters: the keys a GET-like read found
@@ -101,6 +108,7 @@ type Cache struct {
 	Hits, Misses           int32 // GET, GETEX, GETDEL: the reply; MGET: each element (nil: a miss)
 	FieldHits, FieldMisses int32 // HGET: the reply; HMGET: each element (nil: a missing field)
 	Sent, Received         int64 // bytes of the request and of the reply
+	Moved, Asked           int32 // a Redirected reply: MOVED or ASK
 }
 
 // CommandError is an error of Encode reported as pgbench's commandFailed
@@ -158,4 +166,63 @@ type Transactional interface {
 type Describer interface {
 	// Describe appends a short text of cmd's request to dst.
 	Describe(dst []byte, cmd *script.Command, vars *script.Vars) []byte
+}
+
+// Redirected is the status of a reply that says the request belongs to
+// another server (a Redis Cluster's MOVED or ASK): no reply is recorded;
+// the engine resends the request through the client's Router to the
+// server Reply.Node names.
+const Redirected Status = Unsupported + 1
+
+// Cluster is a Connector whose commands go to one of several servers (a
+// Redis Cluster): each client gets a Router, and opens its connections
+// through it, one per server it needs.
+type Cluster interface {
+	Connector
+	// NewRouter returns the router of one client.
+	NewRouter() Router
+	// Check refuses, before the run, commands of p that cannot run on
+	// the cluster whatever the variables (keys written out that span
+	// slots); the error names the script and line.
+	Check(p *script.Program) error
+}
+
+// Router routes one client's commands between servers numbered from 0;
+// server 0 is the one every client connects to first. A Router belongs to
+// one client and is not safe for concurrent use, but Connect may be called
+// from another goroutine while the client waits for it.
+type Router interface {
+	// Route returns the server cmd goes to with the client's variables;
+	// the Encode that follows, on that server's driver, sends it. An error
+	// (keys in different slots, a command whose keys are not known)
+	// aborts the client; a *CommandError says how to report it.
+	Route(cmd *script.Command, vars *script.Vars) (server int, err error)
+	// Connect opens a connection to server, with its driver.
+	Connect(ctx context.Context, dial Dial, server int) (net.Conn, Driver, error)
+	// Resend appends to out the request the last Redirected reply named,
+	// for d, the driver of the server Reply.Node names.
+	Resend(d Driver, out []byte) []byte
+	// MaxServers bounds the server numbers Route and Redirected replies
+	// give.
+	MaxServers() int
+}
+
+// Partial is the status of the reply to one part of a command a Splitter
+// split: nothing is recorded, and the engine goes on waiting; the reply
+// to the command's last part is the command's, its values merged.
+const Partial Status = Redirected + 1
+
+// Split is the server a Router's Route returns for a command it split
+// into parts for several servers (see Splitter).
+const Split = -1
+
+// Splitter is a Router that can split a command whose keys are on
+// several servers (a Redis Cluster's multi-key command under split=slot).
+type Splitter interface {
+	// Parts returns the servers of the parts of the command the last
+	// Route split (it returned Split), in order; the engine encodes each
+	// part with an Encode of cmd on that server's driver, in this order,
+	// sends them all, then waits for every part's reply. The slice is
+	// valid until the next Route.
+	Parts() []int
 }

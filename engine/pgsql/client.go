@@ -130,7 +130,7 @@ func (c *Client) Ping(ctx context.Context) error { return c.pc.Ping(ctx) }
 func (c *Config) WithDatabase(db string) *Config {
 	cfg := c.pg.Copy()
 	cfg.Database = db
-	return &Config{pg: cfg, opts: c.opts}
+	return &Config{pg: cfg, opts: c.opts, conninfo: c.conninfo}
 }
 
 // Password returns the password the configuration connects with ("" when

@@ -29,6 +29,9 @@ type Conn struct {
 type Config struct {
 	pg   *pgconn.Config
 	opts libpqOpts
+	// conninfo is the string c was parsed from, whose passwords Redact
+	// hides wherever a message quotes them.
+	conninfo string
 }
 
 // ParseConfig parses a conninfo string or URI; empty fields come from the
@@ -54,7 +57,7 @@ func ParseConfig(conninfo string) (*Config, error) {
 		c.DialFunc = d.DialContext
 	}
 	c.AfterNetConnect = handshakeFirst(c.AfterNetConnect)
-	return &Config{pg: c, opts: opts}, nil
+	return &Config{pg: c, opts: opts, conninfo: conninfo}, nil
 }
 
 // minConnectTimeout is libpq's floor for connect_timeout: "1" waits 2 s,

@@ -16,9 +16,16 @@ type Opener interface {
 
 // Connector returns the engine's connector for PostgreSQL: connections
 // from o, each with a Session for the program's query mode.
-func Connector(o Opener) driver.Connector { return connector{o} }
+func Connector(o Opener) driver.Connector { return connector{o: o} }
 
-type connector struct{ o Opener }
+type connector struct {
+	o         Opener
+	countRows bool
+}
+
+// RowsConnector is Connector with Session.CountRows set: SELECT results
+// with and without rows count as cache hits and misses.
+func RowsConnector(o Opener) driver.Connector { return connector{o, true} }
 
 func (c connector) Connect(ctx context.Context, dial driver.Dial, p *script.Program, notice func(severity, message string)) (net.Conn, driver.Driver, error) {
 	conn, err := c.o.Connect(ctx, dial)
@@ -27,5 +34,6 @@ func (c connector) Connect(ctx context.Context, dial driver.Dial, p *script.Prog
 	}
 	s := NewSession(p.Mode, p.NumSQL, conn.TxStatus)
 	s.Notice = notice
+	s.CountRows(c.countRows)
 	return conn.Net, s, nil
 }

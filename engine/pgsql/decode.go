@@ -136,6 +136,11 @@ type decoder struct {
 
 	lastTuples bool // about the last completed result
 	lastRows   int
+	// countRows (Session.CountRows) makes the decoder note whether the
+	// last result was a SELECT's: the extended and prepared modes' replies
+	// carry no row description, only the command tag says so.
+	countRows  bool
+	lastSelect bool
 	store      error
 
 	rd       pgproto3.RowDescription
@@ -164,6 +169,9 @@ func (d *decoder) message(typ byte, body []byte, cmd *script.Command, vars *scri
 			return false, d.dataRow(body)
 		}
 	case 'C', 'I':
+		if d.countRows {
+			d.lastSelect = typ == 'C' && len(body) > 7 && string(body[:7]) == "SELECT "
+		}
 		d.endResult(cmd, vars)
 	case '1':
 		d.parsed = true

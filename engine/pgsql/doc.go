@@ -13,9 +13,11 @@
 //     pgbench's wording. A Session belongs to one client connection.
 //   - Outside the benchmark: Client for setup queries, Init for pgbench -i
 //     (tables, COPY, keys, vacuum), ReadTableInfo, Rendezvous for fleets.
-//   - Connection strings for people: conninfo.go reads URIs as libpq does
-//     and hides passwords (RedactConninfo, RedactMessage,
-//     ParseConfigError), so that nothing gbench prints holds one.
+//   - Connection strings for people: conninfo.go reads URIs as libpq
+//     does; redact.go is the one password redactor (RedactConninfo for a
+//     connection string, Redact and Config.Redact for any other text,
+//     Config.ErrorText for a failed query, ParseConfigError for pgx's
+//     refusals), so that nothing gbench prints holds a password.
 //
 // The package never imports engine or engine/stats: measurement wraps the
 // driver.

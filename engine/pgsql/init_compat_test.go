@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // initCompatCase is one pgbench -i command line and the InitOptions the CLI
@@ -137,10 +139,7 @@ func initPgbenchCaseCmd(t *testing.T, pgbench string, cfg *pgconn.Config, db str
 	if !c.tty {
 		return cmd
 	}
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) not on PATH; cannot run pgbench on a terminal")
-	}
+	script := testsrv.NeedCommand(t, "script", "util-linux; it runs pgbench on a terminal")
 	quoted := make([]string, len(cmd.Args))
 	for i, a := range cmd.Args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
@@ -157,7 +156,7 @@ func initPgbenchCaseCmd(t *testing.T, pgbench string, cfg *pgconn.Config, db str
 func initWithTablespace(t *testing.T, cfg *pgconn.Config, c initCompatCase, dbs ...string) initCompatCase {
 	pg, err := user.Lookup("postgres")
 	if err != nil {
-		t.Skipf("no postgres user to own a tablespace directory: %v", err)
+		testsrv.Need(t, "no postgres user to own a tablespace directory: %v", err)
 	}
 	dir, err := os.MkdirTemp("", "gbench-ts-")
 	if err != nil {
@@ -166,14 +165,14 @@ func initWithTablespace(t *testing.T, cfg *pgconn.Config, c initCompatCase, dbs 
 	uid, _ := strconv.Atoi(pg.Uid)
 	if err := os.Chown(dir, uid, -1); err != nil {
 		os.RemoveAll(dir)
-		t.Skipf("cannot give a tablespace directory to postgres: %v", err)
+		testsrv.Need(t, "cannot give a tablespace directory to postgres: %v", err)
 	}
 	name := fmt.Sprintf(`gbench "init" ts %d`, os.Getpid())
 	admin := initTestConnect(t, cfg, cfg.Database, nil)
 	create := fmt.Sprintf("create tablespace %s location '%s'", initQuoteIdent(name), dir)
 	if _, err := admin.Exec(context.Background(), create).ReadAll(); err != nil {
 		os.RemoveAll(dir)
-		t.Skipf("cannot create a tablespace (server on another machine?): %v", err)
+		testsrv.Need(t, "cannot create a tablespace (server on another machine?): %v", err)
 	}
 	t.Cleanup(func() {
 		for _, db := range dbs {

@@ -19,26 +19,14 @@ import (
 // comparisons, a real pgbench. Names start with "initTest" so that they do
 // not collide with the helpers of other files of the package.
 
-// initTestConfig parses GBENCH_TEST_PG (or the documented default) and
-// checks that the server answers. It skips the test when it does not, or
-// fails it when GBENCH_REQUIRE_SERVICES=1.
+// initTestConfig parses the shared server's connection string, once
+// testsrv.NeedPostgres says the server is up.
 func initTestConfig(tb testing.TB) *pgconn.Config {
 	tb.Helper()
-	conninfo := os.Getenv("GBENCH_TEST_PG")
-	if conninfo == "" {
-		conninfo = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-	}
-	cfg, err := pgconn.ParseConfig(conninfo)
+	cfg, err := pgconn.ParseConfig(testsrv.NeedPostgres(tb))
 	if err != nil {
 		tb.Fatalf("GBENCH_TEST_PG: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgconn.ConnectConfig(ctx, cfg)
-	if err != nil {
-		testsrv.Need(tb, "PostgreSQL unreachable, set GBENCH_TEST_PG: %v", err)
-	}
-	_ = conn.Close(ctx)
 	return cfg
 }
 
@@ -99,15 +87,11 @@ func initTestScratchDB(tb testing.TB, cfg *pgconn.Config, suffix string) string 
 	return name
 }
 
-// initTestPgbench returns the path of pgbench, skipping the test when it is
-// not on PATH.
+// initTestPgbench returns the path of the reference pgbench 15 (see
+// testsrv.NeedPgbench15).
 func initTestPgbench(tb testing.TB) string {
 	tb.Helper()
-	path, err := exec.LookPath("pgbench")
-	if err != nil {
-		tb.Skip("pgbench not on PATH; skipping the comparison with real pgbench")
-	}
-	return path
+	return testsrv.NeedPgbench15(tb)
 }
 
 // initTestPgbenchCmd builds "pgbench -i <args> <connection> db". The

@@ -35,6 +35,12 @@ type Session struct {
 	Notice func(severity, message string)
 }
 
+// CountRows makes each reply of an SQL command whose last result is a
+// SELECT's (its command tag) count in driver.Cache as a hit when it
+// returned a row and as a miss when it returned none: a cache get's hit
+// rate (RowsConnector; the matrix's samples record it).
+func (s *Session) CountRows(on bool) { s.dec.countRows = on }
+
 // request is a request whose reply is awaited: cmd is nil for the
 // session's own requests (Sync, Prepare, Rollback), which store nothing.
 type request struct {
@@ -241,7 +247,20 @@ func (s *Session) finish(req request, vars *script.Vars, r *driver.Reply) {
 			e.Index = 0
 		}
 	}
-	s.dec.finish(req.cmd, vars, r)
+	if s.dec.countRows {
+		sel, rows := s.dec.lastSelect, s.dec.lastRows
+		s.dec.lastSelect = false
+		s.dec.finish(req.cmd, vars, r)
+		if sel && r.Status == driver.OK && req.cmd != nil {
+			if rows > 0 {
+				r.Cache.Hits = 1
+			} else {
+				r.Cache.Misses = 1
+			}
+		}
+	} else {
+		s.dec.finish(req.cmd, vars, r)
+	}
 	r.Tag = req.tag
 	if e, ok := r.Err.(*Error); ok && e.Unprepared != "" {
 		r.Status, r.Note = driver.Error, e.Error()

@@ -213,3 +213,58 @@ func TestSessionAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per command", n)
 	}
 }
+
+// TestSessionCountsRows: under CountRows (RowsConnector) a SELECT's reply is
+// a hit with rows and a miss without, whether or not a row description
+// came (the prepared mode's replies have none); other commands and failed
+// ones count neither; without CountRows nothing counts.
+func TestSessionCountsRows(t *testing.T) {
+	row := &pgproto3.DataRow{Values: [][]byte{[]byte("v")}}
+	sel := func(n string) *pgproto3.CommandComplete {
+		return &pgproto3.CommandComplete{CommandTag: []byte("SELECT " + n)}
+	}
+	rd := &pgproto3.RowDescription{Fields: []pgproto3.FieldDescription{{Name: []byte("v")}}}
+	tests := []struct {
+		name         string
+		msgs         []pgproto3.BackendMessage
+		hits, misses int32
+	}{
+		{"hit", []pgproto3.BackendMessage{row, sel("1"), ready}, 1, 0},
+		{"miss", []pgproto3.BackendMessage{sel("0"), ready}, 0, 1},
+		{"hit with a description", []pgproto3.BackendMessage{rd, row, sel("1"), ready}, 1, 0},
+		{"miss with a description", []pgproto3.BackendMessage{rd, sel("0"), ready}, 0, 1},
+		{"upsert", []pgproto3.BackendMessage{&pgproto3.CommandComplete{CommandTag: []byte("INSERT 0 1")}, ready}, 0, 0},
+		{"error", []pgproto3.BackendMessage{&pgproto3.ErrorResponse{Severity: "ERROR", Code: "22012", Message: "x"}, ready}, 0, 0},
+	}
+	for _, count := range []bool{true, false} {
+		for _, tt := range tests {
+			p := program(t, "SELECT v FROM t WHERE k = 1;\n", script.Prepared)
+			s := NewSession(p.Mode, p.NumSQL, 'I')
+			s.CountRows(count)
+			vars := script.NewVars(p.Syms)
+			if _, err := s.Encode(nil, p.Scripts[0].Commands[0], 0, vars); err != nil {
+				t.Fatal(err)
+			}
+			// The prepared mode first prepares: answer the Parse.
+			in := backend(t, append([]pgproto3.BackendMessage{&pgproto3.ParseComplete{}, &pgproto3.BindComplete{}}, tt.msgs...)...)
+			var r driver.Reply
+			for off := 0; off < len(in); {
+				n, done, err := s.Decode(in[off:], vars, &r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				off += n
+				if done && s.Pending() == 0 {
+					break
+				}
+			}
+			want := [2]int32{tt.hits, tt.misses}
+			if !count {
+				want = [2]int32{}
+			}
+			if got := [2]int32{r.Cache.Hits, r.Cache.Misses}; got != want {
+				t.Errorf("%s (CountRows %v): hits, misses %v, want %v", tt.name, count, got, want)
+			}
+		}
+	}
+}

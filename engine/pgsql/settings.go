@@ -2,7 +2,6 @@ package pgsql
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,7 +34,7 @@ func (e *SettingError) Error() string {
 // restores the server's own values at the end. It is used by one
 // goroutine.
 type Settings struct {
-	open func(ctx context.Context) (*Client, error)
+	pg *Config
 	// sides holds each side's settings on this server.
 	sides map[string][]Setting
 	// names are every setting either side changes, in order.
@@ -49,10 +48,10 @@ type Settings struct {
 	applied string // the side whose settings are in place
 }
 
-// NewSettings returns the Settings of the server open connects to, with
-// no side yet.
-func NewSettings(open func(ctx context.Context) (*Client, error)) *Settings {
-	return &Settings{open: open, sides: map[string][]Setting{}, prior: map[string]string{}, expect: map[string]map[string]string{}}
+// NewSettings returns the Settings of the server pg connects to, with no
+// side yet.
+func NewSettings(pg *Config) *Settings {
+	return &Settings{pg: pg, sides: map[string][]Setting{}, prior: map[string]string{}, expect: map[string]map[string]string{}}
 }
 
 // Add gives side its settings (none: it runs with the server's own
@@ -73,9 +72,9 @@ func (s *Settings) Has(side string) bool { return s.sides[side] != nil }
 // server's own ALTER SYSTEM values, and works out what each value reads
 // back as.
 func (s *Settings) Check(ctx context.Context) error {
-	conn, err := s.open(ctx)
+	conn, err := s.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting to check the settings: %s", RedactMessage(err.Error()))
+		return fmt.Errorf("connecting to check the settings: %s", s.pg.Redact(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {
@@ -131,7 +130,7 @@ func (s *Settings) Check(ctx context.Context) error {
 			case server && (pe.Code == "55P02" || pe.Code == "42501"): // a sighup or superuser-backend setting
 				delete(s.expect[side], name)
 			default:
-				return &SettingError{Side: side, Name: name, Value: *v, Reason: ErrorText(err)}
+				return &SettingError{Side: side, Name: name, Value: *v, Reason: s.pg.ErrorText(err)}
 			}
 		}
 	}
@@ -150,9 +149,9 @@ func (s *Settings) Apply(ctx context.Context, side string) error {
 	if s.applied == side {
 		return nil
 	}
-	conn, err := s.open(ctx)
+	conn, err := s.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting to apply the settings: %s", RedactMessage(err.Error()))
+		return fmt.Errorf("connecting to apply the settings: %s", s.pg.Redact(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {
@@ -188,7 +187,7 @@ func (s *Settings) set(ctx context.Context, conn *Client, name string, value *st
 		q = "ALTER SYSTEM SET " + quoteIdent(name) + " = " + quoteLiteral(*value)
 	}
 	if err := conn.Exec(ctx, q); err != nil {
-		return fmt.Errorf("%s: %s", q, ErrorText(err))
+		return fmt.Errorf("%s: %s", q, s.pg.ErrorText(err))
 	}
 	return nil
 }
@@ -214,7 +213,7 @@ func (s *Settings) wait(ctx context.Context, side string) error {
 
 // visible reports whether a new connection shows side's expected values.
 func (s *Settings) visible(ctx context.Context, side string) (bool, error) {
-	conn, err := s.open(ctx)
+	conn, err := s.pg.Open(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -236,9 +235,9 @@ func (s *Settings) Restore(ctx context.Context) error {
 	if s.applied == "" {
 		return nil
 	}
-	conn, err := s.open(ctx)
+	conn, err := s.pg.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("connecting: %s", RedactMessage(err.Error()))
+		return fmt.Errorf("connecting: %s", s.pg.Redact(err.Error()))
 	}
 	defer conn.Close()
 	for _, name := range s.names {
@@ -268,16 +267,4 @@ func quoteLiteral(s string) string {
 		out = append(out, s[i])
 	}
 	return string(append(out, '\''))
-}
-
-// ErrorText spells a failed query as pgbench prints it: a gbench Error as
-// it is, a server error as "SEVERITY:  message", anything else redacted.
-func ErrorText(err error) string {
-	if qe := (*Error)(nil); errors.As(err, &qe) {
-		return qe.Error()
-	}
-	if pe, ok := AsServerError(err); ok {
-		return fmt.Sprintf("%s:  %s", pe.Severity, pe.Message)
-	}
-	return RedactMessage(err.Error())
 }

@@ -3,20 +3,17 @@ package pgsql
 import (
 	"context"
 	"net"
-	"os"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // testConninfo is the shared server of the integration tests.
 func testConninfo(t *testing.T) string {
-	initTestConfig(t) // skips, or fails, when the server is not there
-	if s := os.Getenv("GBENCH_TEST_PG"); s != "" {
-		return s
-	}
-	return "host=127.0.0.1 port=5432 user=postgres dbname=test"
+	return testsrv.NeedPostgres(t)
 }
 
 // wrappedConn stands for a dialer's wrapper that gives its socket through

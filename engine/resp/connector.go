@@ -22,7 +22,14 @@ func (o Options) Connect(ctx context.Context, dial driver.Dial) (net.Conn, error
 
 // Connector returns the engine's connector for the Redis protocol:
 // connections from o, each with a Session.
-func Connector(o Opener) driver.Connector { return connector{o} }
+// Options with Cluster set give a driver.Cluster, whose clients route
+// each command to the node that serves its key's slot.
+func Connector(o Opener) driver.Connector {
+	if co, ok := o.(Options); ok && co.Cluster {
+		return clusterConnector{newClusterState(co)}
+	}
+	return connector{o}
+}
 
 type connector struct{ o Opener }
 

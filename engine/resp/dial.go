@@ -133,6 +133,9 @@ func handshakeCommands(o Options) ([]byte, []string) {
 	if o.DB != 0 {
 		b, names = AppendCommand(b, "SELECT", strconv.Itoa(o.DB)), append(names, "SELECT")
 	}
+	if o.readOnly {
+		b, names = AppendCommand(b, "READONLY"), append(names, "READONLY")
+	}
 	if len(names) == 0 && o.TLS != nil && o.Network == "tcp" {
 		// With TLS 1.3 a server refuses the client's certificate (or its
 		// absence) after the client has finished the handshake: one

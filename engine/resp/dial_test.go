@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gbench/gbench/internal/testsrv"
 )
 
 // TestDialSharedRedis drives the shared server through Dial and the codec,
 // covering the reply types Redis sends in RESP2.
 func TestDialSharedRedis(t *testing.T) {
-	o, err := ParseURL(testRedisURL())
+	o, err := ParseURL(testsrv.NeedRedis(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +23,7 @@ func TestDialSharedRedis(t *testing.T) {
 	defer cancel()
 	conn, err := Dial(ctx, o)
 	if err != nil {
-		needService(t, "no Redis at %s: %v", o.Redacted(), err)
+		t.Fatalf("Redis at %s answers a PING but Dial fails: %v", o.Redacted(), err)
 	}
 	c := &client{conn: conn, rr: replyReader{conn: conn}}
 	defer conn.Close()
@@ -78,7 +80,7 @@ func TestDialMGET64(t *testing.T) {
 
 func sharedClient(t *testing.T) *client {
 	t.Helper()
-	o, err := ParseURL(testRedisURL())
+	o, err := ParseURL(testsrv.NeedRedis(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +88,7 @@ func sharedClient(t *testing.T) *client {
 	defer cancel()
 	conn, err := Dial(ctx, o)
 	if err != nil {
-		needService(t, "no Redis at %s: %v", o.Redacted(), err)
+		t.Fatalf("Redis at %s answers a PING but Dial fails: %v", o.Redacted(), err)
 	}
 	t.Cleanup(func() { conn.Close() })
 	return &client{conn: conn, rr: replyReader{conn: conn}}

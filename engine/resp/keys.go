@@ -156,7 +156,11 @@ func (e *CrossSlotError) Error() string {
 		}
 		b = fmt.Appendf(b, " %q (slot %d)", k, e.Slots[i])
 	}
-	return string(append(b, "; a cluster runs a multi-key command only when its keys share a slot: give them a {hash tag}"...))
+	b = append(b, "; a cluster runs a multi-key command only when its keys share a slot: give them a {hash tag}"...)
+	if splittable([]byte(e.Command)) {
+		b = append(b, ", or add split=slot to the URL to send one part per slot"...)
+	}
+	return string(b)
 }
 
 // maxCrossSlotKeys bounds the keys a CrossSlotError names.

@@ -77,7 +77,7 @@ func TestSameSlot(t *testing.T) {
 	keys, _ = Keys(nil, args)
 	_, err := SameSlot(args, keys)
 	want := `MGET: keys in different hash slots: "foo" (slot 12182), "bar" (slot 5061), ` +
-		`"baz" (slot 4813); a cluster runs a multi-key command only when its keys share a slot: give them a {hash tag}`
+		`"baz" (slot 4813); a cluster runs a multi-key command only when its keys share a slot: give them a {hash tag}, or add split=slot to the URL to send one part per slot`
 	var ce *CrossSlotError
 	if err == nil || err.Error() != want || !errors.As(err, &ce) {
 		t.Errorf("cross-slot error\n got %v\nwant %s", err, want)

@@ -52,11 +52,17 @@ func (p *urlParser) param(key, val string) error {
 		return p.skipVerify(val)
 	case "sentinel_user", "sentinel_password":
 		return p.sentinelAuth(key, val)
+	case "cluster":
+		return p.clusterParam(val)
+	case "rfr":
+		return p.rfr(val)
+	case "split":
+		return p.split(val)
 	}
 	return fmt.Errorf("unknown parameter %q (want db, user, password, protocol, "+
 		"dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, "+
 		"tls_ca_cert, tls_ca_cert_dir, tls_cert, tls_key, tls_sni, tls_ciphers, "+
-		"tls_min_version, tls_max_version, sentinel_user or sentinel_password)", key)
+		"tls_min_version, tls_max_version, cluster, rfr, split, sentinel_user or sentinel_password)", key)
 }
 
 // dialTimeout sets the connect timeout from dial_timeout or from

@@ -9,8 +9,8 @@ package resp
 // must not be used from several goroutines at once.
 type Reader struct {
 	vals    []Value
-	scratch Value // the value being decoded when it is not recorded
-	stack   [MaxDepth]frame
+	scratch Value   // the value being decoded when it is not recorded
+	stack   []frame // the open aggregates; grown to the deepest reply seen (a Session per connection keeps it small)
 	need    int
 }
 
@@ -120,6 +120,9 @@ func (r *Reader) parse(buf []byte, keep int) (int, error) {
 		if n > 0 {
 			if sp == MaxDepth {
 				return 0, r.fail(buf, sp, protoErr(pos, "aggregates nested deeper than %d", MaxDepth))
+			}
+			if sp == len(r.stack) {
+				r.stack = append(r.stack, frame{})
 			}
 			r.stack[sp] = frame{idx: idx, attr: attr, left: n}
 			sp++

@@ -289,3 +289,39 @@ func TestValueHelpers(t *testing.T) {
 		t.Error("Kind.String")
 	}
 }
+
+// TestShortLen checks the fast path of scanLen against the slow one on
+// every input it could take: whatever shortLen accepts, scanInt must read
+// the same way.
+func TestShortLen(t *testing.T) {
+	alphabet := []byte("0123456789\r\n-?x")
+	buf := make([]byte, 5)
+	var rec func(i int)
+	accepted := 0
+	rec = func(i int) {
+		if i == len(buf) {
+			n, next, ok := shortLen(buf, 0)
+			if !ok {
+				return
+			}
+			accepted++
+			wn, wnext, err := scanInt(buf, 0)
+			if err != nil || wn != n || wnext != next || n < 0 || n > 999 {
+				t.Fatalf("shortLen(%q) = %d, %d; scanInt: %d, %d, %v", buf, n, next, wn, wnext, err)
+			}
+			return
+		}
+		for _, c := range alphabet {
+			buf[i] = c
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	// 0-9 with 225 tails, 10-99 with 15, 100-999 with 1.
+	if want := 10*15*15 + 90*15 + 900; accepted != want {
+		t.Errorf("shortLen accepted %d inputs, want %d", accepted, want)
+	}
+	if _, _, ok := shortLen([]byte("5\r\n"), 0); ok {
+		t.Error("shortLen read past a short buffer") // left to scanLen
+	}
+}

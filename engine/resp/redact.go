@@ -22,6 +22,14 @@ func (o Options) Redacted() string {
 		if o.DB != 0 {
 			b.WriteString("/" + strconv.Itoa(o.DB))
 		}
+	} else if o.Cluster {
+		b.WriteString("redis")
+		if o.TLS != nil {
+			b.WriteByte('s')
+		}
+		b.WriteString("+cluster://")
+		o.writeUserinfo(&b)
+		b.WriteString(strings.Join(o.Seeds, ","))
 	} else if o.Network == "unix" {
 		b.WriteString("unix://")
 		o.writeUserinfo(&b)
@@ -77,6 +85,12 @@ func (o Options) writeParams(b *strings.Builder) {
 	if o.TLS != nil && o.TLS.InsecureSkipVerify {
 		add("insecure_skip_verify=true")
 	}
+	if o.ReadFrom != ReadMasters {
+		add("rfr=" + o.ReadFrom.String())
+	}
+	if o.Split {
+		add("split=slot")
+	}
 	if o.SentinelUsername != "" {
 		add("sentinel_user=" + url.QueryEscape(o.SentinelUsername))
 	}
@@ -131,5 +145,5 @@ func redactQuery(q string) string {
 var publicParams = map[string]bool{
 	"db": true, "user": true, "protocol": true, "dial_timeout": true,
 	"read_timeout": true, "insecure_skip_verify": true, "connect_timeout": true,
-	"sentinel_user": true,
+	"sentinel_user": true, "cluster": true, "rfr": true, "split": true,
 }

@@ -40,7 +40,12 @@ func (r *Rendezvous) Arrive(ctx context.Context, key string, index int) (bool, e
 	if r.conn != nil {
 		return false, errors.New("arrived already")
 	}
-	conn, err := Dial(ctx, r.o)
+	hash := FleetPrefix + key
+	o, err := ForKey(ctx, r.o, hash) // on a cluster, the hash's master
+	if err != nil {
+		return false, err
+	}
+	conn, err := Dial(ctx, o)
 	if err != nil {
 		return false, err
 	}
@@ -48,7 +53,6 @@ func (r *Rendezvous) Arrive(ctx context.Context, key string, index int) (bool, e
 	defer rc.Bind(ctx)()
 	now, err := serverTime(rc)
 	if err == nil {
-		hash := FleetPrefix + key
 		var fresh string
 		if fresh, err = rc.Text("HSETNX", hash, strconv.Itoa(index), strconv.FormatInt(now.UnixMicro(), 10)); err == nil && fresh == "1" {
 			_, _, err = rc.Call("EXPIRE", hash, strconv.Itoa(int(fleetTTL.Seconds())))

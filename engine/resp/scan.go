@@ -132,9 +132,37 @@ func checkDigits(buf []byte, start, end int, u uint64, neg bool) (uint64, int, e
 	return u, end, nil
 }
 
+// shortLen reads a length of one to three digits in canonical form and
+// its CRLF at buf[pos], without loops or calls: the lengths of a wide
+// reply's elements (a 64-key MGET) and of most aggregates. ok is false for
+// anything else, which scanLen then reads (and judges) the long way.
+func shortLen(buf []byte, pos int) (int64, int, bool) {
+	if pos < 0 || len(buf)-pos < 5 {
+		return 0, 0, false
+	}
+	b := buf[pos : pos+5]
+	d0, d1, d2 := b[0]-'0', b[1]-'0', b[2]-'0'
+	switch {
+	case d0 > 9:
+		return 0, 0, false
+	case b[1] == '\r' && b[2] == '\n':
+		return int64(d0), pos + 3, true
+	case d0 == 0 || d1 > 9:
+		return 0, 0, false
+	case b[2] == '\r' && b[3] == '\n':
+		return int64(d0)*10 + int64(d1), pos + 4, true
+	case d2 <= 9 && b[3] == '\r' && b[4] == '\n':
+		return int64(d0)*100 + int64(d1)*10 + int64(d2), pos + 5, true
+	}
+	return 0, 0, false
+}
+
 // scanLen parses the length of a bulk value or aggregate at buf[pos]. When
 // null is true, -1 is accepted and returned as is.
 func scanLen(buf []byte, pos int, max int64, null bool) (int64, int, error) {
+	if n, next, ok := shortLen(buf, pos); ok {
+		return n, next, nil // below 1000, within every limit
+	}
 	if pos < len(buf) && buf[pos] == '?' {
 		return 0, 0, protoErr(pos, "streamed (?) lengths are not supported")
 	}

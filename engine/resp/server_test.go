@@ -3,7 +3,6 @@ package resp
 import (
 	"context"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -12,21 +11,6 @@ import (
 
 	"github.com/gbench/gbench/internal/testsrv"
 )
-
-// needService skips the test because a server is missing, or fails it when
-// GBENCH_REQUIRE_SERVICES=1 says the servers must be there.
-func needService(t *testing.T, format string, args ...any) {
-	t.Helper()
-	testsrv.Need(t, format, args...)
-}
-
-// testRedisURL is the shared Redis server of the integration tests.
-func testRedisURL() string {
-	if u := os.Getenv("GBENCH_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
 
 // throwaway is a redis-server started for one test, with a password for the
 // default user, an ACL user alice with a password and a user nopw without.
@@ -52,13 +36,7 @@ func startRedis(t *testing.T) throwaway {
 // waits until it answers on its unix socket.
 func runRedis(t *testing.T, args ...string) throwaway {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		bin = "/usr/bin/redis-server"
-		if _, err := os.Stat(bin); err != nil {
-			needService(t, "redis-server not found on PATH nor at %s", bin)
-		}
-	}
+	bin := testsrv.NeedCommand(t, "redis-server", "Debian's redis-server")
 	dir := t.TempDir()
 	s := throwaway{sock: filepath.Join(dir, "redis.sock")}
 	cmd := exec.Command(bin, append([]string{
@@ -68,7 +46,7 @@ func runRedis(t *testing.T, args ...string) throwaway {
 		"--user", "alice", "on", ">" + alicePassword, "~*", "&*", "+@all",
 		"--user", "nopw", "on", "nopass", "~*", "&*", "+@all"}, args...)...)
 	if err := cmd.Start(); err != nil {
-		needService(t, "start redis-server: %v", err)
+		t.Fatalf("start redis-server: %v", err)
 	}
 	t.Cleanup(func() {
 		cmd.Process.Kill()

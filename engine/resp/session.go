@@ -40,6 +40,13 @@ type Session struct {
 	ends  []int
 	key   []byte
 	err   replyError
+
+	// In a cluster: the client's router, the node's address, and the bytes
+	// of the requests pending (raw[rawStart:rawEnd] of each), to resend
+	// one that a MOVED or ASK redirects.
+	rt   *router
+	addr string
+	raw  []byte
 }
 
 // request is a command whose reply is awaited.
@@ -48,6 +55,13 @@ type request struct {
 	tag  int
 	sent int64    // bytes of the request
 	kind readKind // how the reply counts in driver.Cache
+	// asking: the ASKING sent before a request an ASK redirected; its
+	// reply is read and dropped.
+	asking           bool
+	rawStart, rawEnd int
+	// merge (its index + 1) and part: a part of a split command
+	// (split.go); merge 0 for any other request.
+	merge, part int32
 }
 
 var _ driver.Driver = (*Session)(nil)
@@ -66,48 +80,144 @@ func (s *Session) Pending() int { return len(s.queue) - s.head }
 func (s *Session) Need() int { return s.r.Need() }
 
 // Encode appends a \resp command with its arguments substituted and lists
-// expanded.
+// expanded. A list argument ("gbench:item::keys") is written element by
+// element straight into out, what surrounds the reference substituted
+// once and each bulk string's length known before its text; other
+// arguments are substituted into a scratch buffer first.
 func (s *Session) Encode(out []byte, cmd *script.Command, tag int, vars *script.Vars) ([]byte, error) {
-	var err error
-	s.args, s.ends, err = cmd.RESP.AppendArgs(vars, s.args[:0], s.ends[:0])
-	if err != nil {
-		return out, &driver.CommandError{What: cmd.Name, Msg: "building the \\resp command failed", Err: err}
-	}
 	before := len(out)
-	out = AppendArrayHeader(out, len(s.ends))
-	start := 0
-	for _, end := range s.ends {
-		out = AppendBulk(out, s.args[start:end])
-		start = end
+	kind := readOther
+	var req request
+	if s.rt != nil && s.rt.sp.active {
+		// A part of the command the router split.
+		out, req = s.rt.encodePart(out, cmd, tag)
+	} else if s.rt != nil && s.rt.routed {
+		// The router substituted the arguments to route the command.
+		args, ends := s.rt.args, s.rt.ends
+		s.rt.routed = false
+		out = AppendArrayHeader(out, len(ends))
+		start := 0
+		for _, end := range ends {
+			out = AppendBulk(out, args[start:end])
+			start = end
+		}
+		if len(ends) > 0 {
+			kind = classify(args[:ends[0]])
+		}
+	} else {
+		var err error
+		if out, kind, err = s.encodeArgs(out, cmd, vars); err != nil {
+			return out, err
+		}
 	}
 	if s.head == len(s.queue) {
-		s.queue, s.head = s.queue[:0], 0
+		s.queue, s.head, s.raw = s.queue[:0], 0, s.raw[:0]
+	}
+	if req.merge == 0 {
+		req = request{cmd: cmd, tag: tag, sent: int64(len(out) - before), kind: kind}
+	}
+	if s.rt != nil {
+		req.rawStart = len(s.raw)
+		s.raw = append(s.raw, out[before:]...)
+		req.rawEnd = len(s.raw)
+	}
+	s.queue = append(s.queue, req)
+	return out, nil
+}
+
+// encodeArgs appends cmd's arguments substituted, list arguments element
+// by element, and returns the command's kind of read.
+func (s *Session) encodeArgs(out []byte, cmd *script.Command, vars *script.Vars) ([]byte, readKind, error) {
+	args := cmd.RESP.Args
+	s.ends = s.ends[:0] // each argument's list length, or -1
+	total := 0
+	for i := range args {
+		n, err := args[i].ListLen(vars)
+		if err != nil {
+			return out, readOther, &driver.CommandError{What: cmd.Name, Msg: "building the \\resp command failed", Err: err}
+		}
+		s.ends = append(s.ends, n)
+		if n < 0 {
+			n = 1
+		}
+		total += n
+	}
+	out = AppendArrayHeader(out, total)
+	name, nameEnd := -1, -1 // the command name's bytes in out
+	for i := range args {
+		a := &args[i]
+		if s.ends[i] >= 0 {
+			var at int
+			var list []int64
+			s.args, at, list, _ = a.AppendAffixes(s.args[:0], vars)
+			prefix, suffix := s.args[:at], s.args[at:]
+			fixed := len(s.args)
+			for _, x := range list {
+				out = appendPrefix(out, '$', fixed+script.DecimalLen(x))
+				if name < 0 {
+					name = len(out)
+				}
+				out = append(out, prefix...)
+				out = script.AppendInt(out, x)
+				out = append(out, suffix...)
+				if nameEnd < 0 {
+					nameEnd = len(out)
+				}
+				out = append(out, '\r', '\n')
+			}
+			continue
+		}
+		s.args = a.AppendText(s.args[:0], vars)
+		if name < 0 {
+			name = len(out) + prefixLen(len(s.args))
+			nameEnd = name + len(s.args)
+		}
+		out = AppendBulk(out, s.args)
 	}
 	kind := readOther
-	if len(s.ends) > 0 {
-		kind = classify(s.args[:s.ends[0]])
+	if name >= 0 {
+		kind = classify(out[name:nameEnd])
 	}
-	s.queue = append(s.queue, request{cmd: cmd, tag: tag, sent: int64(len(out) - before), kind: kind})
-	return out, nil
+	return out, kind, nil
 }
 
 // Decode decodes the next reply: see driver.Driver. The Err of a Failed
 // reply is valid until the next call.
 func (s *Session) Decode(in []byte, vars *script.Vars, rep *driver.Reply) (int, bool, error) {
-	n, err := s.r.Parse(in)
+	skipped := 0
+	var asked int64
+again:
+	n, err := s.r.Parse(in[skipped:])
 	if err != nil || n == 0 {
-		return 0, false, err
+		return skipped, false, err
 	}
 	if s.Pending() == 0 {
-		return n, false, &ProtocolError{Reason: "reply with no command pending"}
+		return skipped + n, false, &ProtocolError{Reason: "reply with no command pending"}
 	}
 	req := s.queue[s.head]
 	s.queue[s.head] = request{}
 	s.head++
+	if req.asking {
+		// ASKING's +OK: the request after it is the one answered. (An
+		// error here shows as that request's reply, ASK again or
+		// MOVED.)
+		skipped += n
+		asked += req.sent + int64(n)
+		goto again
+	}
 	*rep = driver.Reply{Tag: req.tag}
 	vals := s.r.Values()
 	top := s.r.Top()
-	rep.Cache.Sent, rep.Cache.Received = req.sent, int64(n)
+	rep.Cache.Sent, rep.Cache.Received = req.sent+asked, int64(n)+asked
+	n += skipped
+	if s.rt != nil && vals[top].IsError() {
+		if rd, ok := ParseRedirect(vals[top].Bytes); ok {
+			return n, true, s.redirect(rep, rd, req)
+		}
+	}
+	if req.merge != 0 {
+		return n, true, s.mergePart(rep, &req, vars, vals, top)
+	}
 	s.countReply(&rep.Cache, req.kind, vals, top)
 	switch {
 	case vals[top].IsError():
@@ -123,6 +233,22 @@ func (s *Session) Decode(in []byte, vars *script.Vars, rep *driver.Reply) (int, 
 		}
 	}
 	return n, true, nil
+}
+
+// redirect makes rep the Redirected reply of a MOVED or ASK to req.
+// Only a cluster node too many is an error: the client cannot go on.
+func (s *Session) redirect(rep *driver.Reply, rd Redirect, req request) error {
+	node, err := s.rt.redirected(rd, req, s.raw[req.rawStart:req.rawEnd], s.addr)
+	if err != nil {
+		return err
+	}
+	rep.Status, rep.Node = driver.Redirected, node
+	if rd.Ask {
+		rep.Cache.Asked = 1
+	} else {
+		rep.Cache.Moved = 1
+	}
+	return nil
 }
 
 // replyError is the text of an error reply, reused from reply to reply.

@@ -45,6 +45,43 @@ type Options struct {
 	// SentinelUsername and SentinelPassword authenticate to the Sentinels
 	// (Username and Password are the master's).
 	SentinelUsername, SentinelPassword string
+
+	// Cluster makes Connector route every command to the node of a Redis
+	// Cluster that serves its key's slot (redis+cluster:// URLs, or
+	// cluster=yes). The nodes are discovered from Seeds, asked in order;
+	// Addr is the first.
+	Cluster bool
+	Seeds   []string
+	// ReadFrom says where a cluster's read commands go (rfr=).
+	ReadFrom ReadFrom
+	// Split sends a multi-key command whose keys span slots (MGET,
+	// EXISTS, DEL, TOUCH, UNLINK, MSET) as one part per slot, merging the
+	// replies into one (split=slot); without it such a command is refused.
+	Split bool
+
+	// readOnly makes Dial send READONLY: a cluster replica's connection
+	// that serves reads.
+	readOnly bool
+}
+
+// ReadFrom says which nodes of a cluster serve read commands, as
+// valkey-benchmark's --rfr.
+type ReadFrom uint8
+
+const (
+	ReadMasters  ReadFrom = iota // rfr=no: every command goes to the slot's master
+	ReadReplicas                 // rfr=yes: reads go to the slot's replicas (its master when it has none)
+	ReadAll                      // rfr=all: reads go to the slot's master and replicas in turn
+)
+
+func (r ReadFrom) String() string {
+	switch r {
+	case ReadReplicas:
+		return "yes"
+	case ReadAll:
+		return "all"
+	}
+	return "no"
 }
 
 // ParseURL parses a Redis connection URL:
@@ -54,6 +91,14 @@ type Options struct {
 //	unix://[[user]:password@]/path/to/redis.sock[?param=value&...]
 //	/path/to/redis.sock[?param=value&...]
 //	redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master[/db][?param=value&...]
+//	redis+cluster://[[user]:password@]host[:port][,host[:port]...][?param=value&...]
+//	rediss+cluster://...              the same over TLS
+//
+// A redis+cluster URL lists seed nodes of a Redis Cluster (as does
+// redis:// or rediss:// with cluster=yes): the run discovers the cluster's
+// slots from the first seed that answers (CLUSTER SHARDS, else CLUSTER
+// SLOTS) and sends each command to the node that serves its key's slot.
+// A cluster has only database 0.
 //
 // A redis-sentinel URL lists Sentinels (port 26379 by default) and the
 // name of the master they monitor; Dial asks them where the master is on
@@ -80,6 +125,11 @@ type Options struct {
 //	tls_ciphers=A:B           rediss only: TLS 1.2 suites, OpenSSL or IANA names (--tls-ciphers)
 //	tls_min_version=1.2|1.3   rediss only: lowest TLS version (default 1.2)
 //	tls_max_version=1.2|1.3   rediss only: highest TLS version (default 1.3)
+//	cluster=yes|no            redis and rediss: the server is a cluster's seed node
+//	rfr=no|yes|all            cluster only: reads go to masters (no), replicas (yes)
+//	                          or both (all), as valkey-benchmark --rfr
+//	split=slot|no             cluster only: split a multi-key command whose keys
+//	                          span slots into one part per slot (memtier's way)
 //	sentinel_user=NAME        redis-sentinel only: ACL user and password for the
 //	sentinel_password=PW      Sentinels (AUTH before SENTINEL get-master-addr-by-name)
 //
@@ -139,6 +189,9 @@ type urlParser struct {
 	o                     Options
 	dbSet, userSet, pwSet bool
 	dialSet, connectSet   bool // dial_timeout, connect_timeout given
+	clusterScheme         bool // redis+cluster:// or rediss+cluster://
+	clusterSet, rfrSet    bool // cluster=, rfr= given
+	splitSet              bool // split= given
 	tls                   tlsFiles
 }
 
@@ -146,7 +199,7 @@ func (p *urlParser) parse(u urlParts) error {
 	var err error
 	switch {
 	case u.noScheme:
-		return errors.New("want redis://, rediss://, unix:// or an absolute socket path")
+		return errors.New("want redis://, rediss://, redis+cluster://, unix:// or an absolute socket path")
 	case u.bare:
 		err = p.unixPath(u.rest, false)
 	case u.scheme == "unix":
@@ -155,8 +208,10 @@ func (p *urlParser) parse(u urlParts) error {
 		err = p.tcp(u)
 	case u.scheme == "redis-sentinel":
 		err = p.sentinel(u)
+	case u.scheme == "redis+cluster" || u.scheme == "rediss+cluster":
+		err = p.cluster(u)
 	default:
-		return fmt.Errorf("unsupported scheme %q (want redis, rediss, redis-sentinel or unix)", u.scheme)
+		return fmt.Errorf("unsupported scheme %q (want redis, rediss, redis+cluster, rediss+cluster, redis-sentinel or unix)", u.scheme)
 	}
 	if err != nil {
 		return err
@@ -165,6 +220,9 @@ func (p *urlParser) parse(u urlParts) error {
 		return err
 	}
 	if err := p.params(u.query); err != nil {
+		return err
+	}
+	if err := p.checkCluster(); err != nil {
 		return err
 	}
 	return p.loadTLS()

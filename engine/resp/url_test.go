@@ -112,7 +112,8 @@ func sameOptions(a, b Options) bool {
 		a.DialTimeout == b.DialTimeout && a.ReadTimeout == b.ReadTimeout &&
 		(a.TLS == nil) == (b.TLS == nil) && skip(a) == skip(b) &&
 		a.MasterName == b.MasterName && slices.Equal(a.Sentinels, b.Sentinels) &&
-		a.SentinelUsername == b.SentinelUsername && a.SentinelPassword == b.SentinelPassword
+		a.SentinelUsername == b.SentinelUsername && a.SentinelPassword == b.SentinelPassword &&
+		a.Cluster == b.Cluster && slices.Equal(a.Seeds, b.Seeds) && a.ReadFrom == b.ReadFrom
 }
 
 func TestParseURLTimeouts(t *testing.T) {
@@ -160,8 +161,8 @@ func TestParseURLErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"localhost:6379", `invalid redis URL "localhost:6379": want redis://, rediss://, unix:// or an absolute socket path`},
-		{"http://h", `invalid redis URL "http://h": unsupported scheme "http" (want redis, rediss, redis-sentinel or unix)`},
+		{"localhost:6379", `invalid redis URL "localhost:6379": want redis://, rediss://, redis+cluster://, unix:// or an absolute socket path`},
+		{"http://h", `invalid redis URL "http://h": unsupported scheme "http" (want redis, rediss, redis+cluster, rediss+cluster, redis-sentinel or unix)`},
 		{"redis://h:0", `invalid redis URL "redis://h:0": invalid port "0"`},
 		{"redis://:s3cret@h:abc", `invalid redis URL "redis://:xxxxx@h:abc": invalid port "abc"`},
 		{"redis://alice:s3cret@h:70000", `invalid redis URL "redis://alice:xxxxx@h:70000": invalid port "70000"`},
@@ -174,7 +175,7 @@ func TestParseURLErrors(t *testing.T) {
 		{"redis://:s3cret@h?password=s3cret", `invalid redis URL "redis://:xxxxx@h?password=xxxxx": password given twice`},
 		{"redis://:s3%zzcret@h", `invalid redis URL "redis://:xxxxx@h": invalid percent-encoding in the password`},
 		{"redis://h?password=s3%zzcret", `invalid redis URL "redis://h?password=xxxxx": invalid percent-encoding in parameter "password"`},
-		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, tls_ca_cert, tls_ca_cert_dir, tls_cert, tls_key, tls_sni, tls_ciphers, tls_min_version, tls_max_version, sentinel_user or sentinel_password)`},
+		{"redis://h?passwd=s3cret", `invalid redis URL "redis://h?passwd=xxxxx": unknown parameter "passwd" (want db, user, password, protocol, dial_timeout, connect_timeout, read_timeout, insecure_skip_verify, tls_ca_cert, tls_ca_cert_dir, tls_cert, tls_key, tls_sni, tls_ciphers, tls_min_version, tls_max_version, cluster, rfr, split, sentinel_user or sentinel_password)`},
 		{"redis://h?protocol=4", `invalid redis URL "redis://h?protocol=4": invalid protocol "4": want 2 or 3`},
 		{"redis://h?insecure_skip_verify=true", `invalid redis URL "redis://h?insecure_skip_verify=true": insecure_skip_verify needs a rediss:// URL`},
 		{"rediss://h?insecure_skip_verify=maybe", `invalid redis URL "rediss://h?insecure_skip_verify=maybe": invalid insecure_skip_verify "maybe": want true or false`},
@@ -195,7 +196,7 @@ func TestParseURLErrors(t *testing.T) {
 		{"redis://h?connect_timeout=1&connect_timeout=2", `invalid redis URL "redis://h?connect_timeout=1&connect_timeout=2": connect_timeout given twice`},
 		{"redis://h?connect_timeout=soon", `invalid redis URL "redis://h?connect_timeout=soon": invalid connect_timeout "soon": want a duration such as 5s`},
 		// Too broken to find the password: everything before the '@' is hidden.
-		{"redis:/:s3cret@h", `invalid redis URL "xxxxx@h": want redis://, rediss://, unix:// or an absolute socket path`},
+		{"redis:/:s3cret@h", `invalid redis URL "xxxxx@h": want redis://, rediss://, redis+cluster://, unix:// or an absolute socket path`},
 	}
 	for _, tt := range tests {
 		_, err := ParseURL(tt.in)

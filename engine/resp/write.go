@@ -42,6 +42,16 @@ func AppendCommand(b []byte, args ...string) []byte {
 	return b
 }
 
+// prefixLen is the length of appendPrefix's text for n >= 0.
+func prefixLen(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d + 3
+}
+
 // appendPrefix appends typ, the decimal n and CRLF. Lengths below 1000,
 // nearly all of them, skip strconv.
 func appendPrefix(b []byte, typ byte, n int) []byte {

@@ -8,6 +8,9 @@ type Cache struct {
 	Hits, Misses           int64
 	FieldHits, FieldMisses int64
 	BytesSent, BytesRecv   int64
+	// Moved and Asked count a cluster's MOVED and ASK redirections, each
+	// followed by the request sent again to the node named.
+	Moved, Asked int64
 }
 
 // Add adds o into c.
@@ -18,6 +21,8 @@ func (c *Cache) Add(o *Cache) {
 	c.FieldMisses += o.FieldMisses
 	c.BytesSent += o.BytesSent
 	c.BytesRecv += o.BytesRecv
+	c.Moved += o.Moved
+	c.Asked += o.Asked
 }
 
 // Zero reports whether nothing was counted.

@@ -1,6 +1,7 @@
 package testsrv
 
 import (
+	"crypto/tls"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -22,19 +23,27 @@ type Cluster struct {
 // and knows all six. The servers are killed when the test ends.
 func StartCluster(t testing.TB, args ...string) *Cluster {
 	t.Helper()
-	cli, err := exec.LookPath("redis-cli")
+	return startCluster(t, nil, nil, args...)
+}
+
+// startCluster is StartCluster; with a non-nil client config the nodes
+// are started by startRedis with it and redis-cli gets the options cli
+// (its TLS ones) before --cluster create.
+func startCluster(t testing.TB, client *tls.Config, cli []string, args ...string) *Cluster {
+	t.Helper()
+	bin, err := exec.LookPath("redis-cli")
 	if err != nil {
 		need(t, "redis-cli not found on PATH (apt install redis-tools)")
 	}
 	c := &Cluster{}
-	create := []string{"--cluster", "create"}
+	create := append(cli, "--cluster", "create")
 	for range 6 {
-		r := StartRedis(t, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+		r := startRedis(t, client, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 			"--cluster-node-timeout", "5000"}, args...)...)
 		c.Nodes = append(c.Nodes, r)
 		create = append(create, r.Addr())
 	}
-	cmd := exec.Command(cli, append(create, "--cluster-replicas", "1", "--cluster-yes")...)
+	cmd := exec.Command(bin, append(create, "--cluster-replicas", "1", "--cluster-yes")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}

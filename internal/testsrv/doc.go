@@ -14,6 +14,8 @@
 //	r := m.Replica(t)
 //	s := testsrv.StartSentinel(t, m)
 //
+//	c := testsrv.StartCluster(t) // or StartClusterTLS: TLS only, client certificates
+//
 // Every server listens on 127.0.0.1, on a port that was free, with its
 // files in a new directory under /tmp, and is stopped (PostgreSQL with an
 // immediate shutdown, Redis killed) and its directory removed when the test
@@ -21,8 +23,12 @@
 // runs as root (PostgreSQL refuses root): a test binary killed outright
 // leaves it running.
 //
-// A missing binary skips the test, or fails it when
-// GBENCH_REQUIRE_SERVICES=1 (as .ci/test.sh sets), like the other
-// integration tests. Helpers fail the test (t.Fatal) on any other error, so
+// The test environment is asked for through need.go: NeedPostgres and
+// NeedRedis return the shared servers' connection strings, NeedPgbench15
+// and NeedRedisBenchmark the reference tools, NeedCommand any other
+// program. What is missing (a server, a tool, a binary for the
+// throwaway servers) skips the test, or fails it when
+// GBENCH_REQUIRE_SERVICES=1 (as .ci/test.sh sets): Need decides, for
+// every test of the tree. Helpers fail the test (t.Fatal) on any other error, so
 // call them from the test's goroutine.
 package testsrv

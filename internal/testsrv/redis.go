@@ -2,6 +2,7 @@ package testsrv
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -28,7 +29,8 @@ type Redis struct {
 	bin      string
 	args     []string // the command line, as started
 	cmd      *exec.Cmd
-	password string // --requirepass, for Do
+	password string      // --requirepass, for Do
+	tls      *tls.Config // for Do, on a server that serves TLS only
 }
 
 // redisBin finds redis-server on PATH or in /usr/bin.
@@ -49,10 +51,22 @@ func redisBin(t testing.TB) string {
 // answers PING. It is killed when the test ends.
 func StartRedis(t testing.TB, args ...string) *Redis {
 	t.Helper()
+	return startRedis(t, nil, args...)
+}
+
+// startRedis is StartRedis; with a non-nil client config the server
+// serves TLS only (--port 0, --tls-port Port) and Do speaks TLS with it.
+func startRedis(t testing.TB, client *tls.Config, args ...string) *Redis {
+	t.Helper()
 	dir := newDir(t, nil)
-	r := &Redis{t: t, bin: redisBin(t), Port: freePort(t), Log: filepath.Join(dir, "redis.log")}
-	r.args = append([]string{"--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--dir", dir,
-		"--save", "", "--appendonly", "no", "--logfile", r.Log}, args...)
+	r := &Redis{t: t, bin: redisBin(t), Port: freePort(t), Log: filepath.Join(dir, "redis.log"), tls: client}
+	listen := []string{"--port", strconv.Itoa(r.Port)}
+	if client != nil {
+		listen = []string{"--port", "0", "--tls-port", strconv.Itoa(r.Port)}
+		r.TLSPort = r.Port
+	}
+	r.args = append(append(listen, "--bind", "127.0.0.1", "--dir", dir,
+		"--save", "", "--appendonly", "no", "--logfile", r.Log), args...)
 	for i, a := range args {
 		if a == "--requirepass" && i+1 < len(args) {
 			r.password = args[i+1]
@@ -124,17 +138,27 @@ func (r *Redis) Replica(t testing.TB, args ...string) *Redis {
 
 // Do is Command on r, authenticated with the --requirepass r was started
 // with.
-func (r *Redis) Do(args ...string) (string, error) { return command(r.Addr(), r.password, args...) }
+func (r *Redis) Do(args ...string) (string, error) {
+	return command(r.Addr(), r.password, r.tls, args...)
+}
 
 // Command sends one command to the server at addr on a new connection and
 // returns its reply as text: a status or bulk string as it is, an integer
 // in decimal, an array's elements one a line. An error reply is an error.
 // It waits up to 2 s.
-func Command(addr string, args ...string) (string, error) { return command(addr, "", args...) }
+func Command(addr string, args ...string) (string, error) { return command(addr, "", nil, args...) }
 
-// command is Command, after AUTH password when password is not "".
-func command(addr, password string, args ...string) (string, error) {
-	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+// command is Command, after AUTH password when password is not "", over
+// TLS when conf is not nil.
+func command(addr, password string, conf *tls.Config, args ...string) (string, error) {
+	d := &net.Dialer{Timeout: 2 * time.Second}
+	var c net.Conn
+	var err error
+	if conf != nil {
+		c, err = tls.DialWithDialer(d, "tcp", addr, conf)
+	} else {
+		c, err = d.Dial("tcp", addr)
+	}
 	if err != nil {
 		return "", err
 	}

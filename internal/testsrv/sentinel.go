@@ -99,7 +99,7 @@ func (s *Sentinel) Failover() string {
 	var now string
 	if !waitFor(30*time.Second, func() bool {
 		now = s.Master()
-		role, _ := command(now, s.masterPassword, "ROLE")
+		role, _ := command(now, s.masterPassword, nil, "ROLE")
 		return now != "" && now != old && strings.HasPrefix(role, "master")
 	}) {
 		s.t.Fatalf("no new master after SENTINEL failover (still %s)\n%s", now, tail(s.Log))

@@ -19,6 +19,9 @@ var (
 		[]string{"result"}, nil)
 	descBytes = prometheus.NewDesc("gbench_resp_bytes_total",
 		"Bytes of \\resp requests (sent) and replies (received) on the wire.", []string{"direction"}, nil)
+	descRedirects = prometheus.NewDesc("gbench_resp_redirects_total",
+		"A Redis Cluster's redirections, by kind: moved (MOVED) or ask (ASK); each request is sent again to the node named.",
+		[]string{"kind"}, nil)
 	descCmdKeyspace = prometheus.NewDesc("gbench_command_resp_keyspace_total",
 		"A \\resp command's keyspace reads by result (-r).", []string{"script", "command", "line", "kind", "result"}, nil)
 	descCmdFields = prometheus.NewDesc("gbench_command_resp_fields_total",
@@ -27,7 +30,7 @@ var (
 		"A \\resp command's bytes by direction (-r).", []string{"script", "command", "line", "kind", "direction"}, nil)
 )
 
-var cacheDescs = []*prometheus.Desc{descKeyspace, descFields, descBytes, descCmdKeyspace, descCmdFields, descCmdBytes}
+var cacheDescs = []*prometheus.Desc{descKeyspace, descFields, descBytes, descRedirects, descCmdKeyspace, descCmdFields, descCmdBytes}
 
 // collectCache emits the cache counters of a run with \resp commands.
 func (e *Exporter) collectCache(ch chan<- prometheus.Metric) {
@@ -35,6 +38,8 @@ func (e *Exporter) collectCache(ch chan<- prometheus.Metric) {
 		return
 	}
 	emitCache(ch, &e.total.Cache, descKeyspace, descFields, descBytes)
+	counter(ch, descRedirects, float64(e.total.Cache.Moved), "moved")
+	counter(ch, descRedirects, float64(e.total.Cache.Asked), "ask")
 	if e.total.Commands == nil {
 		return
 	}

@@ -102,7 +102,7 @@ func (e *Exporter) WaitsForScrape() bool {
 // Server serves an exporter's metrics over HTTP at /metrics, with the Go
 // runtime's and the process's.
 type Server struct {
-	e      *Exporter
+	es     []*Exporter
 	srv    *http.Server
 	ln     net.Listener
 	served chan error
@@ -111,10 +111,27 @@ type Server struct {
 // Serve starts serving e at addr (HOST:PORT; port 0 picks one). Close the
 // server after the run.
 func Serve(addr string, e *Exporter) (*Server, error) {
+	return ServeGroups(addr, []*Exporter{e}, nil)
+}
+
+// ServeGroups serves the exporters of the client groups of one run
+// (gbench --group) at addr, each group's metrics with the label
+// group="NAME" (names[i] for es[i]) besides run_id and worker; nil names
+// serve one exporter without the label, as Serve does.
+func ServeGroups(addr string, es []*Exporter, names []string) (*Server, error) {
 	reg := prometheus.NewRegistry()
-	labels := prometheus.Labels{"run_id": e.run.RunID, "worker": strconv.Itoa(e.run.Worker)}
+	for i, e := range es {
+		labels := prometheus.Labels{"run_id": e.run.RunID, "worker": strconv.Itoa(e.run.Worker)}
+		if names != nil {
+			labels["group"] = names[i]
+		}
+		if err := prometheus.WrapRegistererWith(labels, reg).Register((*collector)(e)); err != nil {
+			return nil, err
+		}
+	}
+	labels := prometheus.Labels{"run_id": es[0].run.RunID, "worker": strconv.Itoa(es[0].run.Worker)}
 	wrapped := prometheus.WrapRegistererWith(labels, reg)
-	for _, c := range []prometheus.Collector{(*collector)(e), collectors.NewGoCollector(),
+	for _, c := range []prometheus.Collector{collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		if err := wrapped.Register(c); err != nil {
 			return nil, err
@@ -126,9 +143,19 @@ func Serve(addr string, e *Exporter) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: nil}))
-	s := &Server{e: e, ln: ln, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, served: make(chan error, 1)}
+	s := &Server{es: es, ln: ln, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, served: make(chan error, 1)}
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s, nil
+}
+
+// waits reports whether any exporter waits for a scrape.
+func (s *Server) waits() bool {
+	for _, e := range s.es {
+		if e.WaitsForScrape() {
+			return true
+		}
+	}
+	return false
 }
 
 // Addr is the address the server listens on.
@@ -140,7 +167,7 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // final figures.
 func (s *Server) Close(linger time.Duration) error {
 	deadline := time.Now().Add(linger)
-	for s.e.WaitsForScrape() && time.Now().Before(deadline) {
+	for s.waits() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -19,11 +19,16 @@ type Cache struct {
 	FieldMisses   int64 `json:"field_misses"`
 	BytesSent     int64 `json:"bytes_sent"`
 	BytesReceived int64 `json:"bytes_received"`
+	// Moved and Asked count a Redis Cluster's MOVED and ASK redirections
+	// (each request sent again to the node named); absent outside a
+	// cluster.
+	Moved int64 `json:"moved,omitempty"`
+	Asked int64 `json:"asked,omitempty"`
 }
 
 func newCache(c *stats.Cache) *Cache {
 	return &Cache{Hits: c.Hits, Misses: c.Misses, FieldHits: c.FieldHits, FieldMisses: c.FieldMisses,
-		BytesSent: c.BytesSent, BytesReceived: c.BytesRecv}
+		BytesSent: c.BytesSent, BytesReceived: c.BytesRecv, Moved: c.Moved, Asked: c.Asked}
 }
 
 // addCache adds src into dst and returns it, a copy of src when dst is
@@ -42,6 +47,8 @@ func addCache(dst, src *Cache) *Cache {
 	dst.FieldMisses += src.FieldMisses
 	dst.BytesSent += src.BytesSent
 	dst.BytesReceived += src.BytesReceived
+	dst.Moved += src.Moved
+	dst.Asked += src.Asked
 	return dst
 }
 
@@ -60,6 +67,9 @@ func writeCache(w *writer, s *Summary) {
 	w.printf("resp hash fields found = %d, missing = %d\n", c.FieldHits, c.FieldMisses)
 	w.printf("resp bytes sent = %d (%s per transaction), received = %d (%s per transaction)\n",
 		c.BytesSent, cfloat(perTxn(c.BytesSent, txns), 1), c.BytesRecv, cfloat(perTxn(c.BytesRecv, txns), 1))
+	if c.Moved|c.Asked != 0 {
+		w.printf("resp cluster redirections: MOVED = %d, ASK = %d\n", c.Moved, c.Asked)
+	}
 	if s.Result.Stats.Commands == nil {
 		return
 	}
@@ -93,7 +103,8 @@ func (v *validator) cache(field string, c *Cache) {
 		name string
 		n    int64
 	}{{"hits", c.Hits}, {"misses", c.Misses}, {"field_hits", c.FieldHits}, {"field_misses", c.FieldMisses},
-		{"bytes_sent", c.BytesSent}, {"bytes_received", c.BytesReceived}} {
+		{"bytes_sent", c.BytesSent}, {"bytes_received", c.BytesReceived},
+		{"moved", c.Moved}, {"asked", c.Asked}} {
 		v.count(field+"."+f.name, f.n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/result/jsonfile"
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/script"
 )
@@ -53,6 +54,10 @@ type Result struct {
 	Context  *runenv.Context  `json:"context,omitempty"`
 	Activity *runenv.Activity `json:"activity,omitempty"`
 	Warnings []string         `json:"warnings,omitempty"`
+	// WaitEvents is --wait-events' profile of PostgreSQL's wait states
+	// over the run; WaitEventsNote says why it is absent when asked for.
+	WaitEvents     *schema.WaitEvents `json:"wait_events,omitempty"`
+	WaitEventsNote string             `json:"wait_events_note,omitempty"`
 	// Worker is set when the run is one worker's part of a run over
 	// several processes (gbench --worker); Fleet when the result is a merge
 	// of such parts.
@@ -66,6 +71,10 @@ type Result struct {
 	// Cache counts the \resp commands' hits, misses and bytes; absent
 	// when the scripts have none.
 	Cache *Cache `json:"cache,omitempty"`
+	// Groups are the client groups of a run of several (gbench --group),
+	// each with its own result; the rest of the result is then their
+	// totals (CombineGroups). Absent for a run of one group.
+	Groups []Group `json:"groups,omitempty"`
 }
 
 // TPCC is the TPC-C-like mix's throughput: new-order transactions per
@@ -90,25 +99,32 @@ type Config struct {
 	Clients int `json:"clients"`
 	Threads int `json:"threads"`
 	// Mode is "duration" (-T) or "transactions" (-t).
-	Mode                  string    `json:"mode"`
-	DurationS             float64   `json:"duration_s,omitempty"`
-	TransactionsPerClient int64     `json:"transactions_per_client,omitempty"`
-	QueryMode             string    `json:"query_mode"`
-	Rate                  float64   `json:"rate_tps,omitempty"`
-	LatencyLimitMs        float64   `json:"latency_limit_ms,omitempty"`
-	MaxTries              int       `json:"max_tries"`
-	Connect               bool      `json:"connect"`
-	ProgressS             float64   `json:"progress_s,omitempty"`
-	PerCommand            bool      `json:"per_command"`
-	FailuresDetailed      bool      `json:"failures_detailed"`
-	SamplingRate          float64   `json:"sampling_rate,omitempty"`
-	Scale                 int       `json:"scale"`
-	PartitionMethod       string    `json:"partition_method,omitempty"`
-	Partitions            int       `json:"partitions,omitempty"`
-	RandomSeed            uint64    `json:"random_seed"`
-	Defines               []string  `json:"defines,omitempty"`
-	Percentiles           []float64 `json:"percentiles"`
-	ContinueOnError       bool      `json:"continue_on_error,omitempty"`
+	Mode                  string  `json:"mode"`
+	DurationS             float64 `json:"duration_s,omitempty"`
+	TransactionsPerClient int64   `json:"transactions_per_client,omitempty"`
+	QueryMode             string  `json:"query_mode"`
+	Rate                  float64 `json:"rate_tps,omitempty"`
+	// RateEnd is where a linear rate ramp ends (a stage's rate=FROM..TO:
+	// rate_tps at the start, rate_end_tps at the end); absent at a
+	// constant rate.
+	RateEnd          float64 `json:"rate_end_tps,omitempty"`
+	LatencyLimitMs   float64 `json:"latency_limit_ms,omitempty"`
+	MaxTries         int     `json:"max_tries"`
+	Connect          bool    `json:"connect"`
+	ProgressS        float64 `json:"progress_s,omitempty"`
+	PerCommand       bool    `json:"per_command"`
+	FailuresDetailed bool    `json:"failures_detailed"`
+	// RESPStats is --resp-stats: the summary printed the \resp cache
+	// counters (Cache), as a merge of the run's workers then does too.
+	RESPStats       bool      `json:"resp_stats,omitempty"`
+	SamplingRate    float64   `json:"sampling_rate,omitempty"`
+	Scale           int       `json:"scale"`
+	PartitionMethod string    `json:"partition_method,omitempty"`
+	Partitions      int       `json:"partitions,omitempty"`
+	RandomSeed      uint64    `json:"random_seed"`
+	Defines         []string  `json:"defines,omitempty"`
+	Percentiles     []float64 `json:"percentiles"`
+	ContinueOnError bool      `json:"continue_on_error,omitempty"`
 	// Reconnect is the --reconnect policy; nil without it.
 	Reconnect  *ReconnectPolicy `json:"reconnect,omitempty"`
 	IOTimeoutS float64          `json:"io_timeout_s,omitempty"`
@@ -208,7 +224,10 @@ type CPU struct {
 
 // Script is one script of the run, with its own statistics.
 type Script struct {
-	Name     string    `json:"name"`
+	Name string `json:"name"`
+	// Group is the client group the script ran in, in the result of a
+	// run of groups (Result.Groups); absent otherwise.
+	Group    string    `json:"group,omitempty"`
 	Weight   int       `json:"weight"`
 	TPS      float64   `json:"tps"`
 	Counters Counters  `json:"counters"`
@@ -304,9 +323,9 @@ func newConfig(s *Summary) Config {
 	c := Config{
 		Clients: s.clients(), Threads: s.Result.Threads, Mode: "transactions",
 		TransactionsPerClient: cfg.Transactions, QueryMode: cfg.Program.Mode.String(),
-		Rate: cfg.Rate, LatencyLimitMs: float64(cfg.LatencyLimit.Microseconds()) / 1000,
+		Rate: cfg.Rate, RateEnd: cfg.RateEnd, LatencyLimitMs: float64(cfg.LatencyLimit.Microseconds()) / 1000,
 		MaxTries: cfg.MaxTries, Connect: cfg.Connect, ProgressS: cfg.Progress.Seconds(),
-		PerCommand: cfg.PerCommand, FailuresDetailed: s.FailuresDetailed,
+		PerCommand: cfg.PerCommand, FailuresDetailed: s.FailuresDetailed, RESPStats: s.RESPStats,
 		SamplingRate: cfg.SamplingRate, Scale: s.Scale, RandomSeed: cfg.Seed,
 		PartitionMethod: s.PartitionMethod, Partitions: s.Partitions,
 		Percentiles:     append([]float64{}, s.Percentiles...),

@@ -21,10 +21,13 @@ import (
 // throughput per keys per request; any other plan (mixes, rates, no keys)
 // gets one table per section whose rows are its cells' other dimensions
 // (the mixed plan's: mix × keys) and whose columns are the paths. A plan
-// that records series (cold fill) gets their tables and charts too.
+// that records series (cold fill) gets their tables and charts too, and
+// samples with the servers' CPU series a table of cores per cell and a
+// chart per grid row (ServerCPUChart).
 func Matrix(w io.Writer, r *schema.Result) error {
 	m := newMatrixDoc(r)
 	m.header()
+	m.thresholds()
 	if m.readShape() {
 		m.throughput()
 		m.ratios()
@@ -35,7 +38,10 @@ func Matrix(w io.Writer, r *schema.Result) error {
 		m.gridRatios()
 		m.gridLatency()
 		m.gridCost()
+		m.gridReads()
 	}
+	m.resources()
+	m.serverCPU()
 	m.series()
 	m.environment()
 	_, err := w.Write(m.b.Bytes())
@@ -183,6 +189,11 @@ func (m *matrixDoc) endpoint(name string, e *schema.Endpoint) {
 	if e.Sandbox {
 		where = "throwaway sandbox"
 	}
+	// Results of earlier versions have no durability field; their
+	// settings still say it.
+	if d := or(e.Durability, durabilityOf(e.Settings)); d != "" {
+		where += ", durability " + d
+	}
 	var set []string
 	for _, s := range e.Settings {
 		set = append(set, "`"+s.Name+"="+s.Value+"`")
@@ -193,6 +204,39 @@ func (m *matrixDoc) endpoint(name string, e *schema.Endpoint) {
 	} else if e.CPUSource != "" {
 		m.printf("  - CPU time read from: %s\n", e.CPUSource)
 	}
+}
+
+// thresholds lists each cell's verdicts on its thresholds, a breached
+// cell first marked BREACHED.
+func (m *matrixDoc) thresholds() {
+	gs := m.r.Thresholds
+	if len(gs) == 0 {
+		return
+	}
+	bad := schema.BreachedCells(gs)
+	m.printf("## Thresholds\n\n")
+	if len(bad) == 0 {
+		m.printf("Every cell met its thresholds (medians over its repeats; %s).\n\n", count(len(gs), "cell"))
+	} else {
+		m.printf("**%d of %s breached a threshold** (medians over its repeats; gbench matrix exited with status 3).\n\n", len(bad), count(len(gs), "cell"))
+	}
+	m.printf("| cell | verdicts |\n|---|---|\n")
+	for _, g := range gs {
+		var vs []string
+		for _, v := range g.Verdicts {
+			t := v.Threshold + ": " + v.Display
+			if !v.Met {
+				t = "**" + t + " breached**"
+			}
+			vs = append(vs, t)
+		}
+		name := g.Name()
+		if g.Breached {
+			name = "**BREACHED** " + name
+		}
+		m.printf("| %s | %s |\n", name, strings.Join(vs, "; "))
+	}
+	m.printf("\n")
 }
 
 // failures lists the failed and interrupted samples, and the samples
@@ -234,4 +278,14 @@ func loads(l []float64) string {
 		s = append(s, fmt.Sprintf("%.2f", v))
 	}
 	return strings.Join(s, ", ")
+}
+
+// durabilityOf names a server's durability from its recorded settings;
+// "" when they do not hold all three.
+func durabilityOf(settings []schema.Setting) string {
+	m := map[string]string{}
+	for _, s := range settings {
+		m[s.Name] = s.Value
+	}
+	return schema.DurabilityOf(m)
 }

@@ -49,6 +49,10 @@ func (c MatrixChart) WriteSVG(w io.Writer) error { return c.svg.WriteSVG(w) }
 // for the min–max) and GridLatencyChart (p99 per row and path), then for
 // a plan with series SeriesReqsChart and, when a path counts its cache,
 // SeriesHitsChart.
+//
+// Either way the charts of the servers' CPU over time come before the
+// series': ServerCPUChart of each grid row whose samples have a CPU
+// series.
 func MatrixCharts(r *schema.Result) []MatrixChart {
 	m := newMatrixDoc(r)
 	var out []MatrixChart
@@ -61,6 +65,9 @@ func MatrixCharts(r *schema.Result) []MatrixChart {
 		}
 	} else {
 		out = append(out, MatrixChart{Name: GridChart, svg: m.gridChart(false)}, MatrixChart{Name: GridLatencyChart, svg: m.gridChart(true)})
+	}
+	for _, cr := range m.cpuRows() {
+		out = append(out, MatrixChart{Name: ServerCPUChart(cr.index), svg: cpuChart(m.dims(), cr, len(m.rows()))})
 	}
 	if all := m.allSeries(); len(all) > 0 {
 		out = append(out, MatrixChart{Name: SeriesReqsChart, svg: seriesChart(all, false)})

@@ -260,7 +260,13 @@ func (m *matrixDoc) gridCost() {
 		cols = append(cols, "other server CPU µs/req")
 	}
 	cols = append(cols, "client CPU µs/req", "server memory")
+	resp := m.hasRESP()
+	if resp {
+		m.printf("%s\n\n", respIntro)
+		cols = append(cols, respCols...)
+	}
 	m.tableHead(d.head()+" | path", cols, "---:")
+	var shown []schema.Cell
 	servers := map[string]string{}
 	for _, pp := range m.r.Plan.Paths {
 		servers[pp.Name] = pp.Server
@@ -272,11 +278,19 @@ func (m *matrixDoc) gridCost() {
 			if other {
 				cells = append(cells, otherCPUText(c))
 			}
-			m.tableRow(append(cells, clientCPUText(c), memoryText(c)))
+			cells = append(cells, clientCPUText(c), memoryText(c))
+			if resp {
+				cells = append(cells, respTexts(c)...)
+			}
+			m.tableRow(cells)
+			shown = append(shown, c)
 		}
 	}
 	m.printf("\n")
 	m.allCPUNotes()
+	if resp {
+		m.respNotes(shown)
+	}
 }
 
 func otherCPUText(c schema.Cell) string {

@@ -124,15 +124,29 @@ func (m *matrixDoc) cost() {
 	m.printf("A server figure that could be wrong is not given: — marks a cell none of whose samples could be measured, with the reasons below the table. ")
 	m.printf("On a machine where client and server share the cores, the server's CPU per request says which path is cheaper whatever the client's speed. ")
 	m.printf("Memory is the server's in the middle of a sample: PostgreSQL's processes summed (PSS: shared memory counted once), Redis's used_memory.\n\n")
-	m.tableHead("keys | path", []string{"server CPU µs/req", "client CPU µs/req", "server memory"}, "---:")
+	cols, resp := []string{"server CPU µs/req", "client CPU µs/req", "server memory"}, m.hasRESP()
+	if resp {
+		m.printf("%s\n\n", respIntro)
+		cols = append(cols, respCols...)
+	}
+	m.tableHead("keys | path", cols, "---:")
+	var shown []schema.Cell
 	for _, k := range m.r.Plan.Keys {
 		for _, pp := range m.r.Plan.Paths {
 			c := m.cell(pp.Name, k, m.top)
-			m.tableRow([]string{fmt.Sprint(k), pp.Name, serverCPUText(c), clientCPUText(c), memoryText(c)})
+			row := []string{fmt.Sprint(k), pp.Name, serverCPUText(c), clientCPUText(c), memoryText(c)}
+			if resp {
+				row = append(row, respTexts(c)...)
+			}
+			m.tableRow(row)
+			shown = append(shown, c)
 		}
 	}
 	m.printf("\n")
 	m.cpuNotes()
+	if resp {
+		m.respNotes(shown)
+	}
 }
 
 // cpuNotes lists, for the cells of the cost table, why samples have no
@@ -186,7 +200,7 @@ func (m *matrixDoc) tableHead(first string, cols []string, align string) {
 	m.printf("| %s | %s |\n", first, strings.Join(cols, " | "))
 	var seps []string
 	for _, l := range lead {
-		if l == "path" || l == "mix" {
+		if l == "path" || l == "mix" || l == "server" {
 			seps = append(seps, "---")
 		} else {
 			seps = append(seps, "---:")

@@ -292,3 +292,49 @@ func TestMatrixReadsVersion1(t *testing.T) {
 		t.Errorf("version 3: %v", err)
 	}
 }
+
+// TestMatrixResources gives the samples of one cell a resource record and
+// a wait profile, and the others nothing: the report has the section, the
+// median of the sample peaks, the events merged over the repeats, and —
+// with the reason where nothing was read.
+func TestMatrixResources(t *testing.T) {
+	r := readMatrixInput(t)
+	var first *schema.Sample
+	peaks := []int64{30 << 20, 10 << 20}
+	n := 0
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if s.Server == nil {
+			continue
+		}
+		if first == nil {
+			first = s
+		}
+		if s.ID() != first.ID() || n == len(peaks) {
+			s.Server.ResourcesNote = "the server has no cgroup of gbench's"
+			continue
+		}
+		s.Server.Resources = &schema.Resources{Cgroup: "memory v1, io v1, cpu v1",
+			Memory:       &schema.CgroupMemory{IntervalS: 0.5, PeakBytes: peaks[n], Source: "memory.usage_in_bytes"},
+			IO:           &schema.BlockIO{WriteBytes: 2048},
+			Throttling:   &schema.Throttling{},
+			MemoryEvents: map[string]int64{"failcnt": 1}}
+		s.Server.WaitEvents = &schema.WaitEvents{Reads: 10, BackendReads: 40, Events: []schema.WaitEvent{
+			{State: "active", Type: "LWLock", Event: "WALWrite", Count: 30}, {State: "idle", Type: "Client", Event: "ClientRead", Count: 10}}}
+		n++
+	}
+	if n != len(peaks) {
+		t.Fatalf("the input has %d samples in its first cell, want %d", n, len(peaks))
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"## Server resources and wait events", "| 20.0 MiB | 0 B / 2.0 KiB | 0 | LWLock:WALWrite 75%, Client:ClientRead (idle) 25% |",
+		"- not read: the server has no cgroup of gbench's", "- memory events over all samples: failcnt 2", "| — | — | — | — |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no %q", want)
+		}
+	}
+}

@@ -56,6 +56,13 @@ func Merge(in []*Result) (*Result, error) {
 		if err := compatibleShards(in[0], in[i], seen, i); err != nil {
 			return nil, &MergeError{Input: i, Err: err}
 		}
+		if err := compatibleGroups(in[0], in[i]); err != nil {
+			return nil, &MergeError{Input: i, Err: err}
+		}
+	}
+	groups, err := mergeGroups(in)
+	if err != nil {
+		return nil, err
 	}
 	m := &merger{percentiles: in[0].Config.Percentiles}
 	out := m.start(in[0])
@@ -69,6 +76,7 @@ func Merge(in []*Result) (*Result, error) {
 		m.wholeRun(out)
 	}
 	out.Warnings = mergedWarnings(out)
+	out.Groups = groups
 	if err := m.finish(out); err != nil {
 		return nil, err
 	}
@@ -187,6 +195,7 @@ func (m *merger) add(out, r *Result) {
 	out.Config.Clients += r.Config.Clients
 	out.Config.Threads += r.Config.Threads
 	out.Config.Rate += r.Config.Rate
+	out.Config.RateEnd += r.Config.RateEnd
 	out.TPS += r.TPS
 	out.Counters.add(&r.Counters)
 	out.Cache = addCache(out.Cache, r.Cache)
@@ -391,6 +400,16 @@ func MergeText(out io.Writer, r *Result) error {
 			parts[i] = fmt.Sprintf("%s = %.3f", percentileName(p.P), float64(p.Us)/1000)
 		}
 		w.printf("latency percentiles (ms): %s\n", strings.Join(parts, ", "))
+	}
+	for _, g := range r.Groups {
+		gr := g.Result
+		w.printf("group %s: %d transactions processed, %d failed, %d skipped; tps = %f", g.Name, gr.Counters.Processed, gr.Counters.Failed, gr.Counters.Skipped, gr.TPS)
+		for _, p := range gr.Latency.Percentiles {
+			if p.P == 99 {
+				w.printf("; p99 = %.3f ms", float64(p.Us)/1000)
+			}
+		}
+		w.printf("\n")
 	}
 	return w.err
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
 )
@@ -54,6 +55,7 @@ func newSeriesDoc(r *series.Result, full bool) *sdoc {
 		planDoc(d, r)
 		contextDoc(d, r.Context)
 		runsDoc(d, r)
+		waitsDoc(d, r)
 	}
 	return d
 }
@@ -190,13 +192,14 @@ func sloDoc(d *sdoc, r *series.Result, full bool) {
 // abDoc describes an A/B series and its verdict.
 func abDoc(d *sdoc, r *series.Result, full bool) {
 	a := r.AB
+	metric := metricLabel(a.Metric)
 	d.title = "A/B series"
 	d.heading("Verdict")
 	switch a.Verdict {
 	case series.VerdictA, series.VerdictB:
-		d.para("%s is better on %s: B/A = %.3f.", a.Verdict, a.Metric, a.Ratio)
+		d.para("%s is better on %s: B/A = %.3f.", a.Verdict, metric, a.Ratio)
 	case series.VerdictNone:
-		d.para("No difference beyond the noise on %s: B/A = %.3f.", a.Metric, a.Ratio)
+		d.para("No difference beyond the noise on %s: B/A = %.3f.", metric, a.Ratio)
 	default:
 		d.para("No verdict: too few valid runs.")
 	}
@@ -206,7 +209,7 @@ func abDoc(d *sdoc, r *series.Result, full bool) {
 	}
 	d.heading("Sides")
 	d.para("%d interleaved runs per side; medians and [min–max] ranges; latency in ms.", r.Plan.Repeats)
-	t := newTable("side", "what differs", "runs", a.Metric, "range", "spread", "tps", "p99").alignRight(2, 3, 4, 5, 6, 7)
+	t := newTable("side", "what differs", "runs", metric, "range", "spread", "tps", "p99").alignRight(2, 3, 4, 5, 6, 7)
 	format := f1
 	if !a.HigherIsBetter {
 		format = ms
@@ -220,6 +223,13 @@ func abDoc(d *sdoc, r *series.Result, full bool) {
 		d.addChart(abBars(r))
 		d.addChart(abRounds(r))
 	}
+}
+
+// metricLabel names an A/B metric as the report shows it: a latency
+// metric is kept in microseconds ("p99_us") but shown in milliseconds,
+// as the table's "latency in ms" says.
+func metricLabel(m string) string {
+	return strings.TrimSuffix(m, "_us")
 }
 
 // sideWhat says what makes a side: its settings, or its command line.
@@ -293,6 +303,15 @@ func contextDoc(d *sdoc, c *runenv.Context) {
 	}
 	if c.Postgres != nil {
 		t.add("PostgreSQL", c.Postgres.Version)
+		d := c.Postgres.Durability
+		if d == "" { // results of earlier versions: their settings say it
+			m := map[string]string{}
+			for _, x := range c.Postgres.Settings {
+				m[x.Name] = x.Value
+			}
+			d = schema.DurabilityOf(m)
+		}
+		t.add("PostgreSQL durability", orDash(d))
 	}
 	if c.Redis != nil {
 		t.add("Redis", c.Redis.Version)
@@ -337,6 +356,41 @@ func runsDoc(d *sdoc, r *series.Result) {
 		t.add(fmt.Sprint(run.Order+1), run.Load.String(), fmt.Sprint(run.Repeat), f1(run.TPS), ms(float64(run.Latency.P50Us)),
 			ms(float64(run.Latency.P99Us)), fmt.Sprint(run.Failed), fmt.Sprint(run.Skipped), wal, ckpt, av, orDash(run.Error))
 	}
+	d.addTable(t)
+}
+
+// waitsDoc lists each run's top wait events, when the runs sampled them
+// (--wait-events in the command line).
+func waitsDoc(d *sdoc, r *series.Result) {
+	t := newTable("#", "load", "repeat", "reads", "top wait events", "sampler's cost").alignRight(0, 2, 3)
+	any := false
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		a := run.Activity
+		if a == nil || (a.WaitEvents == nil && a.WaitEventsNote == "") {
+			continue
+		}
+		any = true
+		if a.WaitEvents == nil {
+			t.add(fmt.Sprint(run.Order+1), run.Load.String(), fmt.Sprint(run.Repeat), "—", "— ("+a.WaitEventsNote+")", "—")
+			continue
+		}
+		w := a.WaitEvents
+		var top []string
+		for j, e := range w.Events {
+			if j == topWaits {
+				break
+			}
+			top = append(top, fmt.Sprintf("%s %.0f%%", e.Name(), e.Share*100))
+		}
+		t.add(fmt.Sprint(run.Order+1), run.Load.String(), fmt.Sprint(run.Repeat), fmt.Sprint(w.Reads), orDash(strings.Join(top, ", ")),
+			fmt.Sprintf("%.1f queries/s", w.Cost.QueriesPerS))
+	}
+	if !any {
+		return
+	}
+	d.heading("Wait events")
+	d.para("PostgreSQL's wait states during each run: pg_stat_activity read at a fixed interval on a connection of its own, each client backend of the database but the sampler's counted once per read; the most frequent, with their share of the backend reads (`CPU`: active, waiting for nothing; `(idle)`: between transactions).")
 	d.addTable(t)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/runenv"
 	"github.com/gbench/gbench/run/series"
 )
@@ -83,7 +84,10 @@ func fakeSLO() *series.Result {
 }
 
 // fakeAB is an A/B series where B is 20% faster.
-func fakeAB() *series.Result {
+func fakeAB() *series.Result { return fakeABOn("tps") }
+
+// fakeABOn is fakeAB with its verdict on metric.
+func fakeABOn(metric string) *series.Result {
 	r := fakeResult(series.KindAB)
 	r.Plan.Repeats = 3
 	a, b := series.Load{Clients: 4, Variant: "A"}, series.Load{Clients: 4, Variant: "B"}
@@ -96,7 +100,7 @@ func fakeAB() *series.Result {
 	}
 	r.Plan.Loads = []series.Load{a, b}
 	r.AB, _ = series.NewAB(r.Runs, series.Side{Load: a, Settings: []string{"work_mem=4MB"}},
-		series.Side{Load: b, Settings: []string{"work_mem=64MB"}}, "tps", series.DefaultNoise)
+		series.Side{Load: b, Settings: []string{"work_mem=64MB"}}, metric, series.DefaultNoise)
 	return r
 }
 
@@ -122,6 +126,8 @@ func TestSeriesMarkdownAndHTML(t *testing.T) {
 		{fakeCurve(), []string{CurveTPSChart, CurveLatencyChart}, []string{"Knee: 2 clients, 100.0 tps", "checkpoint ran inside the measured window", "| fsync | off | command line |"}},
 		{fakeSLO(), []string{SLOChart}, []string{"Highest rate meeting p99<=50ms with 4 clients: 150 tps (found)", "| 8 | confirm | 150 |"}},
 		{fakeAB(), []string{ABChart, ABRoundsChart}, []string{"B is better on tps: B/A = 1.200", "| B | work_mem=64MB | 3 |"}},
+		// a latency metric is kept in µs and shown in ms, and named so
+		{fakeABOn("p99"), []string{ABChart, ABRoundsChart}, []string{"on p99: B/A", "| side | what differs | runs | p99 | range |"}},
 	} {
 		var md, page bytes.Buffer
 		if err := SeriesMarkdown(&md, c.r); err != nil {
@@ -159,6 +165,32 @@ func TestSeriesMarkdownAndHTML(t *testing.T) {
 		}
 		if !strings.HasPrefix(p, "<!DOCTYPE html>") || strings.Count(p, "<svg ") != len(charts) || strings.Count(p, "<table>") < 3 {
 			t.Errorf("%s: page structure:\n%.3000s", c.r.Kind, p)
+		}
+	}
+}
+
+// TestSeriesWaitEvents: runs that sampled wait states get a table of
+// them, one without a profile the reason; a series without any has none.
+func TestSeriesWaitEvents(t *testing.T) {
+	r := fakeCurve()
+	var md bytes.Buffer
+	if err := SeriesMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "Wait events") {
+		t.Errorf("a series without wait events has their section")
+	}
+	r.Runs[0].Activity = &runenv.Activity{WaitEvents: &schema.WaitEvents{Reads: 4, BackendReads: 8, Events: []schema.WaitEvent{
+		{State: "active", Type: "Lock", Event: "advisory", Count: 6, Share: 0.75}, {State: "active", Count: 2, Share: 0.25}},
+		Cost: schema.WaitCost{Queries: 4, QueriesPerS: 10}}}
+	r.Runs[1].Activity = &runenv.Activity{WaitEventsNote: "the wait-state sampler could not start: refused"}
+	md.Reset()
+	if err := SeriesMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Wait events", "| Lock:advisory 75%, CPU 25% | 10.0 queries/s |", "— (the wait-state sampler could not start: refused)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("no %q in\n%s", want, md.String())
 		}
 	}
 }

@@ -45,7 +45,7 @@ func SummaryOf(r *Result) (*Summary, error) {
 	}
 	return &Summary{
 		Config: cfg, Result: res, Scale: c.Scale, PartitionMethod: c.PartitionMethod, Partitions: c.Partitions,
-		FailuresDetailed: c.FailuresDetailed, Percentiles: c.Percentiles,
+		FailuresDetailed: c.FailuresDetailed, Percentiles: c.Percentiles, RESPStats: c.RESPStats,
 	}, nil
 }
 
@@ -69,7 +69,10 @@ func programOf(r *Result) (*script.Program, error) {
 			case "SQL":
 				p.HasSQL = true
 			case "resp":
+				// A \resp command without arguments: enough for the
+				// summary to know it (writeCache's lines per command).
 				p.HasRESP = true
+				cmd.RESP = &script.RESPCommand{}
 			}
 			sc.Commands = append(sc.Commands, cmd)
 		}
@@ -93,7 +96,7 @@ func firstLine(text string) string {
 
 // blockOf rebuilds the statistics of a result.
 func blockOf(r *Result) (*stats.Block, error) {
-	b := &stats.Block{ConnTime: int64(math.Round(r.Durations.ReconnectS * 1e6))}
+	b := &stats.Block{ConnTime: int64(math.Round(r.Durations.ReconnectS * 1e6)), Cache: cacheOf(r.Cache)}
 	var err error
 	if b.Total, err = txnOf(&r.Counters, &r.Latency, r.Lag); err != nil {
 		return nil, fmt.Errorf("latency: %w", err)
@@ -118,11 +121,20 @@ func blockOf(r *Result) (*stats.Block, error) {
 				return nil, fmt.Errorf("scripts[%d].commands[%d].latency: %w", i, j, err)
 			}
 			cmds[j] = stats.Cmd{Latency: c.Stats.Latency.stats(), Hist: h, Failures: c.Stats.Failures,
-				Retries: c.Stats.Retries, Classes: c.Stats.FailureClasses}
+				Retries: c.Stats.Retries, Classes: c.Stats.FailureClasses, Cache: cacheOf(c.Stats.Cache)}
 		}
 		b.Commands = append(b.Commands, cmds)
 	}
 	return b, nil
+}
+
+// cacheOf rebuilds cache counters; zero for none.
+func cacheOf(c *Cache) stats.Cache {
+	if c == nil {
+		return stats.Cache{}
+	}
+	return stats.Cache{Hits: c.Hits, Misses: c.Misses, FieldHits: c.FieldHits, FieldMisses: c.FieldMisses,
+		BytesSent: c.BytesSent, BytesRecv: c.BytesReceived, Moved: c.Moved, Asked: c.Asked}
 }
 
 // txnOf rebuilds transaction statistics.

@@ -78,6 +78,14 @@ func summaryFigures(s *Summary) (gate.Figures, []gate.Figures) {
 		f.Names = ScriptNames(i, sc.Name)
 		scripts = append(scripts, f)
 	}
+	if s.Config.Rate <= 0 {
+		// A closed loop records a lag of 0 per transaction: it has none.
+		none := func() (float64, bool) { return 0, false }
+		total.Lag = none
+		for i := range scripts {
+			scripts[i].Lag = none
+		}
+	}
 	return total, scripts
 }
 
@@ -92,8 +100,12 @@ func figuresOf(t *stats.Txn, secs float64) gate.Figures {
 		}
 		return float64(t.Hist.Quantile(q)), true
 	}}
+	f.Mean = func() (float64, bool) { return t.Latency.Mean(), t.Latency.Count > 0 }
+	f.Stddev = func() (float64, bool) { return t.Latency.Stddev(), t.Latency.Count > 0 }
+	f.Lag = func() (float64, bool) { return t.Lag.Mean(), t.Lag.Count > 0 }
+	f.Failed = float64(t.Failures() + t.Skipped)
 	if n := t.Total(); n > 0 {
-		f.Failures = float64(t.Failures()+t.Skipped) / float64(n)
+		f.Failures = f.Failed / float64(n)
 	}
 	return f
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -54,6 +55,19 @@ func (r *Result) validate() error {
 	}
 	v.worker(r.Worker, r.Runs)
 	v.fleet(r.Fleet, r.Runs)
+	var names []string
+	for i, g := range r.Groups {
+		at := fmt.Sprintf("groups[%d]", i)
+		v.check(g.Name != "" && !slices.Contains(names, g.Name), at+".name", "%q is empty or repeated", g.Name)
+		names = append(names, g.Name)
+		v.check(g.Result != nil, at+".result", "is missing")
+		if g.Result != nil && v.err == nil {
+			v.check(len(g.Result.Groups) == 0, at+".result.groups", "are set: groups do not nest")
+			if err := g.Result.validate(); err != nil {
+				v.check(false, at+".result", "%v", err)
+			}
+		}
+	}
 	for i := range r.Intervals {
 		in := &r.Intervals[i]
 		at := fmt.Sprintf("intervals[%d]", i)

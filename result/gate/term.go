@@ -11,7 +11,11 @@ import (
 // Figures a term can name.
 const (
 	Latency  = "latency"  // a percentile, in microseconds
+	Mean     = "mean"     // the mean latency, in microseconds
+	Stddev   = "stddev"   // the latency's standard deviation, in microseconds
+	Lag      = "lag"      // the mean schedule lag under --rate, in microseconds
 	Failures = "failures" // a ratio in [0, 1]
+	Failed   = "failed"   // a count of failed and skipped transactions
 	TPS      = "tps"      // transactions per second
 )
 
@@ -19,19 +23,20 @@ const (
 type Term struct {
 	// Text is the term as written, blanks trimmed.
 	Text string `json:"text"`
-	// Figure is Latency, Failures or TPS.
+	// Figure is Latency, Mean, Stddev, Lag, Failures, Failed or TPS.
 	Figure string `json:"figure"`
 	// Percentile is the latency percentile in (0, 100]; 0 for other figures.
 	Percentile float64 `json:"percentile,omitempty"`
 	// Op is "<", "<=", ">" or ">=".
 	Op string `json:"op"`
-	// Bound is in the figure's unit: microseconds, a ratio, or tps.
+	// Bound is in the figure's unit: microseconds, a ratio, a count, or tps.
 	Bound float64 `json:"bound"`
 }
 
 var (
 	latencyTerm = regexp.MustCompile(`^(?:p(\d+(?:\.\d+)?)|max)\s*(<=|<|>=|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s)$`)
-	failureTerm = regexp.MustCompile(`^failures\s*(<=|<|>=|>)\s*(\d+(?:\.\d+)?)\s*%$`)
+	meanTerm    = regexp.MustCompile(`^(avg|mean|stddev|lag)\s*(<=|<|>=|>)\s*(\d+(?:\.\d+)?)\s*(us|ms|s)$`)
+	failureTerm = regexp.MustCompile(`^failures\s*(<=|<|>=|>)\s*(\d+(?:\.\d+)?)\s*(%?)$`)
 	tpsTerm     = regexp.MustCompile(`^tps\s*(<=|<|>=|>)\s*(\d+(?:\.\d+)?)$`)
 )
 
@@ -57,6 +62,26 @@ func ParseTerm(s string) (Term, error) {
 		}
 		return t, nil
 	}
+	if m := meanTerm.FindStringSubmatch(s); m != nil {
+		v, _ := strconv.ParseFloat(m[3], 64)
+		t.Figure, t.Op, t.Bound = m[1], m[2], v*units[m[4]]
+		if t.Figure == "avg" {
+			t.Figure = Mean
+		}
+		if t.Bound <= 0 || math.IsInf(t.Bound, 0) {
+			return t, fmt.Errorf("the latency bound must be a finite number above zero")
+		}
+		return t, nil
+	}
+	if m := failureTerm.FindStringSubmatch(s); m != nil && m[3] == "" {
+		// Without "%", a count of transactions.
+		t.Figure, t.Op = Failed, m[1]
+		t.Bound, _ = strconv.ParseFloat(m[2], 64)
+		if math.IsInf(t.Bound, 0) || (t.Bound == 0 && t.Op == "<") {
+			return t, fmt.Errorf("the failure count must be a finite number, and no run has fewer than 0 failures")
+		}
+		return t, nil
+	}
 	if m := failureTerm.FindStringSubmatch(s); m != nil {
 		v, _ := strconv.ParseFloat(m[2], 64)
 		t.Figure, t.Op, t.Bound = Failures, m[1], v/100
@@ -76,7 +101,7 @@ func ParseTerm(s string) (Term, error) {
 		}
 		return t, nil
 	}
-	return t, fmt.Errorf("expected a term like \"p99<=5ms\" (units us, ms or s; max for the largest), \"failures<=0.1%%\" or \"tps>=1000\"")
+	return t, fmt.Errorf("expected a term like \"p99<=5ms\" (units us, ms or s; max for the largest, avg or mean for the mean, stddev, lag for the schedule lag), \"failures<=0.1%%\" (a share), \"failures<=10\" (a count) or \"tps>=1000\"")
 }
 
 // Holds reports whether value meets the term.
@@ -95,9 +120,13 @@ func (t *Term) Holds(value float64) bool {
 // Upper reports whether the term bounds its figure from above (< or <=).
 func (t *Term) Upper() bool { return strings.HasPrefix(t.Op, "<") }
 
-// Name is the figure's name: "p99", "p99.9", "max", "failures", "tps".
+// Name is the figure's name: "p99", "p99.9", "max", "mean", "stddev",
+// "lag", "failures"
+// (both the share and the count), "tps".
 func (t *Term) Name() string {
 	switch {
+	case t.Figure == Failed:
+		return Failures
 	case t.Figure != Latency:
 		return t.Figure
 	case t.Percentile == 100:
@@ -110,8 +139,10 @@ func (t *Term) Name() string {
 // "0.250%", "1234.5 tps".
 func (t *Term) Format(value float64) string {
 	switch t.Figure {
-	case Latency:
+	case Latency, Mean, Stddev, Lag:
 		return strconv.FormatFloat(value/1000, 'f', 3, 64) + " ms"
+	case Failed:
+		return strconv.FormatFloat(value, 'f', -1, 64) + " transactions"
 	case Failures:
 		return strconv.FormatFloat(value*100, 'f', 3, 64) + "%"
 	}

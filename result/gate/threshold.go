@@ -55,6 +55,14 @@ type Figures struct {
 	// TPS is the throughput; Failures the share of failed and skipped
 	// transactions over all scheduled ones.
 	TPS, Failures float64
+	// Failed is the count of failed and skipped transactions (for a
+	// series or a matrix cell, the median over its runs).
+	Failed float64
+	// Mean, Stddev and Lag return the mean latency, its standard
+	// deviation and the mean schedule lag in microseconds; ok is false
+	// when nothing was measured (for Lag, also without --rate). Nil when
+	// the result keeps no such figure.
+	Mean, Stddev, Lag func() (us float64, ok bool)
 	// Latency returns a latency percentile in microseconds; ok is false
 	// when nothing was measured.
 	Latency func(percentile float64) (us float64, ok bool)
@@ -134,8 +142,25 @@ func (t Threshold) check(f Figures) Verdict {
 			return v
 		}
 		value = us
+	case Mean, Stddev, Lag:
+		get := map[string]func() (float64, bool){Mean: f.Mean, Stddev: f.Stddev, Lag: f.Lag}[t.Figure]
+		if get == nil {
+			v.Display, v.Note = "—", "this result keeps no "+t.Figure
+			return v
+		}
+		us, ok := get()
+		if !ok {
+			v.Display, v.Note = "—", "no transaction completed"
+			if t.Figure == Lag {
+				v.Note = "no schedule lag: a run without --rate, or no transaction completed"
+			}
+			return v
+		}
+		value = us
 	case Failures:
 		value = f.Failures
+	case Failed:
+		value = f.Failed
 	default:
 		value = f.TPS
 	}

@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 )
 
 // Cell sums up the valid samples of one cell: a path, a mix, a keys per
@@ -35,10 +37,35 @@ type Cell struct {
 	// (Sample.OtherServers), summed; OtherCPU says whether any did.
 	OtherUsPerReq float64
 	OtherCPU      bool
+	// RESPSamples is how many samples recorded \resp counters
+	// (Sample.RESP); HitsPerReq, BytesSentPerReq and BytesReceivedPerReq
+	// are their medians. MissRatio is the median miss ratio over the
+	// samples that read keys; MissSamples how many did.
+	RESPSamples                                  int
+	HitsPerReq, BytesSentPerReq, BytesRecvPerReq float64
+	MissRatio                                    float64
+	MissSamples                                  int
 	// MemoryBytes is the median server memory over the samples that
 	// measured it, of kind MemoryKind ("" when none did).
 	MemoryBytes float64
 	MemoryKind  string
+	// CgroupPeakBytes is the median over the samples that recorded it of
+	// each sample's peak cgroup memory (Resources.Memory.PeakBytes), as
+	// the reference reports memory; CgroupPeak says whether any did.
+	CgroupPeakBytes float64
+	CgroupPeak      bool
+	// IO is the median block I/O over the samples that recorded it.
+	IO *BlockIO
+	// Throttled is the median count of throttled CPU periods over the
+	// samples that recorded it; Throttling says whether any did.
+	Throttled  float64
+	Throttling bool
+	// MemoryEvents are the memory events summed over the samples.
+	MemoryEvents map[string]int64
+	// WaitEvents is the wait-state profile of the samples together, by
+	// count, largest first; WaitReads the reads it comes from.
+	WaitEvents []WaitEvent
+	WaitReads  int64
 }
 
 // CellID identifies a cell.
@@ -142,7 +169,10 @@ func (r *Result) SamplesByCell() map[CellID][]*Sample {
 func cell(id CellID, samples []*Sample) Cell {
 	c := Cell{Path: id.Path, Mix: id.Mix, Keys: id.Keys, Connections: id.Connections, Rate: id.Rate}
 	var reqs, mean, p50, p90, p99, p999, mx, client, server, other, mem []float64
+	var res cellResources
+	var rc cellRESP
 	for _, s := range samples {
+		rc.add(s.RESP)
 		reqs = append(reqs, s.ReqS)
 		l := &s.Latency
 		mean = append(mean, l.MeanUs)
@@ -160,6 +190,9 @@ func cell(id CellID, samples []*Sample) Cell {
 			mem = append(mem, float64(s.Server.Memory.Bytes))
 			c.MemoryKind = s.Server.Memory.Kind
 		}
+		if s.Server != nil {
+			res.add(s.Server)
+		}
 	}
 	c.Samples = len(reqs)
 	if c.Samples == 0 {
@@ -173,7 +206,101 @@ func cell(id CellID, samples []*Sample) Cell {
 	c.ServerUsPerReq = Median(server)
 	c.OtherCPU, c.OtherUsPerReq = len(other) > 0, Median(other)
 	c.MemoryBytes = Median(mem)
+	res.fill(&c)
+	rc.fill(&c)
 	return c
+}
+
+// cellRESP gathers the \resp counters of a cell's samples.
+type cellRESP struct{ hits, sent, recv, miss []float64 }
+
+func (r *cellRESP) add(c *RESPCounters) {
+	if c == nil {
+		return
+	}
+	r.hits, r.sent, r.recv = append(r.hits, c.HitsPerReq), append(r.sent, c.BytesSentPerReq), append(r.recv, c.BytesReceivedPerReq)
+	if x, ok := c.MissRatio(); ok {
+		r.miss = append(r.miss, x)
+	}
+}
+
+func (r *cellRESP) fill(c *Cell) {
+	c.RESPSamples, c.MissSamples = len(r.hits), len(r.miss)
+	c.HitsPerReq, c.BytesSentPerReq, c.BytesRecvPerReq = Median(r.hits), Median(r.sent), Median(r.recv)
+	c.MissRatio = Median(r.miss)
+}
+
+// cellResources gathers the resource records and wait profiles of a
+// cell's samples.
+type cellResources struct {
+	peak, rb, wb, ro, wo, thr []float64
+	events                    map[string]int64
+	waits                     map[WaitEvent]int64
+	reads                     int64
+}
+
+func (r *cellResources) add(s *Server) {
+	if x := s.Resources; x != nil {
+		if x.Memory != nil {
+			r.peak = append(r.peak, float64(x.Memory.PeakBytes))
+		}
+		if x.IO != nil {
+			r.rb, r.wb = append(r.rb, float64(x.IO.ReadBytes)), append(r.wb, float64(x.IO.WriteBytes))
+			r.ro, r.wo = append(r.ro, float64(x.IO.ReadOps)), append(r.wo, float64(x.IO.WriteOps))
+		}
+		if x.Throttling != nil {
+			r.thr = append(r.thr, float64(x.Throttling.Throttled))
+		}
+		for k, v := range x.MemoryEvents {
+			if r.events == nil {
+				r.events = map[string]int64{}
+			}
+			r.events[k] += v
+		}
+	}
+	if w := s.WaitEvents; w != nil {
+		if r.waits == nil {
+			r.waits = map[WaitEvent]int64{}
+		}
+		r.reads += w.Reads
+		for _, e := range w.Events {
+			r.waits[WaitEvent{State: e.State, Type: e.Type, Event: e.Event}] += e.Count
+		}
+	}
+}
+
+func (r *cellResources) fill(c *Cell) {
+	if len(r.peak) > 0 {
+		c.CgroupPeak, c.CgroupPeakBytes = true, Median(r.peak)
+	}
+	if len(r.rb) > 0 {
+		c.IO = &BlockIO{ReadBytes: int64(Median(r.rb)), WriteBytes: int64(Median(r.wb)), ReadOps: int64(Median(r.ro)), WriteOps: int64(Median(r.wo))}
+	}
+	if len(r.thr) > 0 {
+		c.Throttling, c.Throttled = true, Median(r.thr)
+	}
+	c.MemoryEvents = r.events
+	if r.waits == nil {
+		return
+	}
+	var total int64
+	for _, n := range r.waits {
+		total += n
+	}
+	for e, n := range r.waits {
+		e.Count = n
+		if total > 0 {
+			e.Share = float64(n) / float64(total)
+		}
+		c.WaitEvents = append(c.WaitEvents, e)
+	}
+	slices.SortFunc(c.WaitEvents, func(a, b WaitEvent) int {
+		if a.Count != b.Count {
+			return cmp.Compare(b.Count, a.Count)
+		}
+		return strings.Compare(a.Name(), b.Name())
+	})
+	c.WaitReads = r.reads
 }
 
 // otherCPU sums the CPU per request of the sample's other servers; false

@@ -41,6 +41,7 @@ func SamePlan(a, b *Plan) error {
 	d.same("plan.items", a.Items, b.Items)
 	d.same("plan.value_size", a.ValueSize, b.ValueSize)
 	d.same("plan.kv_keys", a.KVKeys, b.KVKeys)
+	d.same("plan.sessions", a.Sessions, b.Sessions)
 	return d.err
 }
 

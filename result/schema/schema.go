@@ -42,6 +42,9 @@ type Result struct {
 	Warmup      []Warmup    `json:"warmup"`
 	// Samples are in the order they ran.
 	Samples []Sample `json:"samples"`
+	// Thresholds are the verdicts of the cells that have thresholds,
+	// checked when the run ends (CheckCells); absent without thresholds.
+	Thresholds []CellGates `json:"thresholds,omitempty"`
 }
 
 // Plan is what the run was asked to measure. A cell is a path, a mix, a
@@ -88,11 +91,18 @@ type Plan struct {
 	Items     int `json:"items"`
 	ValueSize int `json:"value_size"`
 	KVKeys    int `json:"kv_keys,omitempty"`
+	// Sessions is the number of the article's sessions loaded, given to
+	// scripts as :sessions by a plan without keys per request.
+	Sessions int `json:"sessions,omitempty"`
 	// Loaded is set when the run loaded the dataset itself.
 	Loaded  bool    `json:"loaded"`
 	WarmupS float64 `json:"warmup_s"`
 	// Retries is how many more times a failed sample was to be tried.
 	Retries int `json:"retries"`
+	// Threshold is the threshold list every cell must meet (the plan's
+	// threshold and gbench matrix --threshold, comma-joined); a path's own
+	// is PlanPath.Threshold. Result.Thresholds has the verdicts.
+	Threshold string `json:"threshold,omitempty"`
 }
 
 // PlanPath is one path of the plan: a way of serving the requests.
@@ -119,6 +129,9 @@ type PlanPath struct {
 	// it does not use the plan's.
 	Postgres string `json:"postgres,omitempty"`
 	RESP     string `json:"resp,omitempty"`
+	// Threshold is the threshold list the path's cells must meet besides
+	// the plan's.
+	Threshold string `json:"threshold,omitempty"`
 }
 
 // PlanScript is one script of a path.
@@ -196,6 +209,12 @@ type Sample struct {
 	ReqS               float64 `json:"req_s"`
 	Latency            Latency `json:"latency"`
 	Client             Client  `json:"client"`
+	// Reads is what the sample's reads found, counted by the client;
+	// absent when no reply counted.
+	Reads *Reads `json:"reads,omitempty"`
+	// RESP is what the sample's \resp commands counted (issue 23); absent
+	// for a path without \resp commands, and in results before it.
+	RESP *RESPCounters `json:"resp,omitempty"`
 	// Server is the cost on the server the path talks to (the plan path's
 	// Server); OtherServers on the others it talks to too.
 	Server       *Server  `json:"server,omitempty"`
@@ -271,6 +290,48 @@ type Client struct {
 	CPUUsPerReq float64 `json:"cpu_us_per_req"`
 }
 
+// Reads counts a sample's cache reads as the client saw the replies: a
+// RESP GET, GETEX or GETDEL reply (and each MGET element) is a hit unless
+// it is nil; an SQL command whose last result has a row description is a
+// hit when it returned a row and a miss when it returned none. Writes
+// (SET, INSERT without RETURNING) count neither. For single-key reads,
+// HitRatio is the hit rate obtained; an SQL read of many keys in one
+// result counts once.
+type Reads struct {
+	Hits     int64   `json:"hits"`
+	Misses   int64   `json:"misses"`
+	HitRatio float64 `json:"hit_ratio"`
+}
+
+// RESPCounters are a sample's \resp cache counters as the client counted
+// them, gbench --resp-stats's: keyspace hits and misses of GET, GETEX,
+// GETDEL and of each MGET element (a nil reply or element is a miss), the
+// hash fields HGET and HMGET found and did not, and the bytes of the
+// requests and replies on the wire; SQL commands count none of them. The
+// per-request figures divide by requests and failures together, as
+// Client.CPUUsPerReq does.
+type RESPCounters struct {
+	Hits          int64 `json:"hits"`
+	Misses        int64 `json:"misses"`
+	FieldHits     int64 `json:"field_hits"`
+	FieldMisses   int64 `json:"field_misses"`
+	BytesSent     int64 `json:"bytes_sent"`
+	BytesReceived int64 `json:"bytes_received"`
+	// HitsPerReq, BytesSentPerReq and BytesReceivedPerReq are per
+	// request; 0 when no request completed.
+	HitsPerReq          float64 `json:"hits_per_req"`
+	BytesSentPerReq     float64 `json:"bytes_sent_per_req"`
+	BytesReceivedPerReq float64 `json:"bytes_received_per_req"`
+}
+
+// MissRatio is misses over hits and misses; false when there were none.
+func (c *RESPCounters) MissRatio() (float64, bool) {
+	if n := c.Hits + c.Misses; n > 0 {
+		return float64(c.Misses) / float64(n), true
+	}
+	return 0, false
+}
+
 // Server is what a sample cost the server it read from. A part that could
 // not be measured is absent and Notes says why.
 type Server struct {
@@ -285,9 +346,23 @@ type Server struct {
 	// Counters are deltas over the whole sample: pg_stat_database's
 	// xact_commit, xact_rollback, blks_hit, blks_read, tup_returned and
 	// tup_fetched for the run's database, or INFO stats' keyspace_hits,
-	// keyspace_misses and total_commands_processed.
+	// keyspace_misses, total_commands_processed, total_net_input_bytes and
+	// total_net_output_bytes.
 	Counters map[string]int64 `json:"counters,omitempty"`
-	Notes    []string         `json:"notes,omitempty"`
+	// Resources is the record of the server's cgroups over the sample (a
+	// sandbox's servers); ResourcesNote says why it is absent.
+	Resources     *Resources `json:"resources,omitempty"`
+	ResourcesNote string     `json:"resources_note,omitempty"`
+	// WaitEvents is PostgreSQL's wait-state profile over the sample, from
+	// pg_stat_activity; WaitEventsNote says why it is absent.
+	WaitEvents     *WaitEvents `json:"wait_events,omitempty"`
+	WaitEventsNote string      `json:"wait_events_note,omitempty"`
+	// CPUSeries is the server's CPU time over the sample, read every
+	// CPUSeriesInterval from CPU's source; CPUSeriesNote says why it is
+	// absent.
+	CPUSeries     *CPUSeries `json:"cpu_series,omitempty"`
+	CPUSeriesNote string     `json:"cpu_series_note,omitempty"`
+	Notes         []string   `json:"notes,omitempty"`
 }
 
 // CPU is the server's CPU time over the steady window of the sample.
@@ -298,9 +373,12 @@ type CPU struct {
 	// sample, set-up and tear-down included.)
 	Window string `json:"window"`
 	// Source is where the CPU time was read: "cgroup" (the cgroup v2 of a
-	// server gbench started: every process, to the microsecond), "/proc"
-	// (the postmaster and its children, in clock ticks) or "INFO cpu"
-	// (Redis's own figure).
+	// server gbench started: every process, to the microsecond), "schedstat"
+	// (PostgreSQL on this machine: the postmaster's and its live children's
+	// run time from /proc/<pid>/schedstat in nanoseconds, plus clock ticks
+	// for children reaped inside the window; user_s and sys_s split that
+	// total as the processes' clock ticks do), "/proc" (results of earlier
+	// gbench versions: clock ticks only) or "INFO cpu" (Redis's own figure).
 	Source   string  `json:"source,omitempty"`
 	WindowS  float64 `json:"window_s"`
 	Requests int64   `json:"requests"`
@@ -377,10 +455,17 @@ type Endpoint struct {
 	Database string `json:"database,omitempty"`
 	// Settings are the key settings, as the server reports them.
 	Settings []Setting `json:"settings"`
+	// Durability (PostgreSQL) names fsync, synchronous_commit and
+	// full_page_writes together: "on" when all three are on (a sandbox's
+	// default), "off" when all three are off (a sandbox under
+	// --durability=off), else the three as "fsync=on synchronous_commit=off
+	// full_page_writes=on". Absent in results of earlier versions, whose
+	// sandboxes ran with all three off.
+	Durability string `json:"durability,omitempty"`
 	// CostNote says why the server's CPU and memory were not measured.
 	CostNote string `json:"cost_note,omitempty"`
 	// CPUSource says where the server's CPU time is read: "cgroup" and
-	// its directory, "/proc" (PostgreSQL's processes) or "INFO cpu" (Redis).
+	// its directory, "schedstat" (PostgreSQL's processes; "/proc" in earlier versions) or "INFO cpu" (Redis).
 	CPUSource string `json:"cpu_source,omitempty"`
 }
 

@@ -37,6 +37,16 @@ func (r *Result) validate() error {
 			v.check(w.Weight >= 0, fmt.Sprintf("plan.mixes[%d].weights[%d].weight", i, j), "is %d, not a weight from 0", w.Weight)
 		}
 	}
+	if p.Threshold != "" {
+		_, err := ParseCellThresholds(p.Threshold)
+		v.check(err == nil, "plan.threshold", "%v", err)
+	}
+	for i, pp := range p.Paths {
+		if pp.Threshold != "" {
+			_, err := ParseCellThresholds(pp.Threshold)
+			v.check(err == nil, fmt.Sprintf("plan.paths[%d].threshold", i), "%v", err)
+		}
+	}
 	v.distinct("plan.keys", p.Keys)
 	v.distinct("plan.connections", p.Connections)
 	v.check(len(p.Connections) > 0, "plan.connections", "is empty")
@@ -110,16 +120,33 @@ func (v *validator) sample(field string, s *Sample, paths []string, p *Plan) {
 	} {
 		v.number(field+"."+f.name, f.x)
 	}
+	if c := s.RESP; c != nil {
+		for _, f := range []struct {
+			name string
+			x    float64
+		}{
+			{"hits", float64(c.Hits)}, {"misses", float64(c.Misses)}, {"field_hits", float64(c.FieldHits)},
+			{"field_misses", float64(c.FieldMisses)}, {"bytes_sent", float64(c.BytesSent)},
+			{"bytes_received", float64(c.BytesReceived)}, {"hits_per_req", c.HitsPerReq},
+			{"bytes_sent_per_req", c.BytesSentPerReq}, {"bytes_received_per_req", c.BytesReceivedPerReq},
+		} {
+			v.number(field+".resp."+f.name, f.x)
+		}
+	}
 	if s.Server != nil && s.Server.CPU != nil {
 		v.number(field+".server.cpu.us_per_req", s.Server.CPU.UsPerReq)
 	}
 	if s.Server != nil && s.Server.Memory != nil {
 		v.number(field+".server.memory.bytes", float64(s.Server.Memory.Bytes))
 	}
+	if s.Server != nil {
+		v.cpuSeries(field+".server.cpu_series", s.Server.CPUSeries)
+	}
 	for i, o := range s.OtherServers {
 		if o.CPU != nil {
 			v.number(fmt.Sprintf("%s.other_servers[%d].cpu.us_per_req", field, i), o.CPU.UsPerReq)
 		}
+		v.cpuSeries(fmt.Sprintf("%s.other_servers[%d].cpu_series", field, i), o.CPUSeries)
 	}
 	v.check(len(s.Intervals) <= maxIntervals, field+".intervals", "are %d, more than %d", len(s.Intervals), maxIntervals)
 	for i, in := range s.Intervals {
@@ -135,3 +162,22 @@ func (v *validator) sample(field string, s *Sample, paths []string, p *Plan) {
 // maxIntervals bounds a sample's series (a day of 10 ms intervals would
 // be 8.6 million; a plan's interval is at least 10 ms, a sample at most a day).
 const maxIntervals = 1 << 20
+
+// cpuSeries checks a server's CPU series: finite numbers, reads in time
+// order, not more than MaxCPUReads. CPU seconds are not required to grow
+// (nor to stay from 0): a schedstat read may lose up to a clock tick to a
+// child reaped between two reads.
+func (v *validator) cpuSeries(field string, c *CPUSeries) {
+	if c == nil {
+		return
+	}
+	v.number(field+".interval_s", c.IntervalS)
+	v.check(c.IntervalS > 0, field+".interval_s", "is %v, not positive", c.IntervalS)
+	v.check(len(c.Reads) <= MaxCPUReads, field+".reads", "are %d, more than %d", len(c.Reads), MaxCPUReads)
+	for i, r := range c.Reads {
+		f := fmt.Sprintf("%s.reads[%d]", field, i)
+		v.number(f+".at_s", r.AtS)
+		v.check(!math.IsNaN(r.CPUS) && !math.IsInf(r.CPUS, 0), f+".cpu_s", "is %v, not a number", r.CPUS)
+		v.check(i == 0 || r.AtS > c.Reads[i-1].AtS, f+".at_s", "is %v, not after the read before", r.AtS)
+	}
+}

@@ -2,7 +2,6 @@ package fleet_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,52 +13,38 @@ import (
 	"github.com/gbench/gbench/run/fleet"
 )
 
-// servers returns the test servers' meeting places, skipping those that
-// are not reachable (unless GBENCH_REQUIRE_SERVICES=1).
-func servers(t *testing.T) map[string]func() fleet.Server {
-	t.Helper()
-	out := map[string]func() fleet.Server{}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conninfo := os.Getenv("GBENCH_TEST_PG")
-	if conninfo == "" {
-		conninfo = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+// servers returns, for each test server, what a subtest calls from its
+// own goroutine to get that server's meeting places: it skips the subtest
+// when the server is not reachable, or fails it under
+// GBENCH_REQUIRE_SERVICES=1 (testsrv.NeedPostgres, NeedRedis), so that
+// each server's rendezvous is a test of its own.
+func servers() map[string]func(t *testing.T) func() fleet.Server {
+	return map[string]func(t *testing.T) func() fleet.Server{
+		"postgres": func(t *testing.T) func() fleet.Server {
+			pg, err := pgsql.ParseConfig(testsrv.NeedPostgres(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func() fleet.Server { return pg.Rendezvous() }
+		},
+		"resp": func(t *testing.T) func() fleet.Server {
+			ro, err := resp.ParseURL(testsrv.NeedRedis(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func() fleet.Server { return resp.NewRendezvous(ro) }
+		},
+		// a cluster's rendezvous goes to the master of its hash's slot:
+		// any other node answers MOVED
+		"resp cluster": func(t *testing.T) func() fleet.Server {
+			c := testsrv.StartCluster(t)
+			ro, err := resp.ParseURL("redis+cluster://" + strings.Join(c.Addrs(), ","))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func() fleet.Server { return resp.NewRendezvous(ro) }
+		},
 	}
-	pg, err := pgsql.ParseConfig(conninfo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, err := pg.Open(ctx); err == nil {
-		c.Close()
-		out["postgres"] = func() fleet.Server { return pg.Rendezvous() }
-	} else {
-		unreachable(t, "PostgreSQL", err)
-	}
-	url := os.Getenv("GBENCH_TEST_REDIS")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	ro, err := resp.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, err := resp.Dial(ctx, ro); err == nil {
-		c.Close()
-		out["resp"] = func() fleet.Server { return resp.NewRendezvous(ro) }
-	} else {
-		unreachable(t, "Redis", err)
-	}
-	return out
-}
-
-func unreachable(t *testing.T, what string, err error) {
-	t.Helper()
-	// The other server's rendezvous is still tested: log, unless every
-	// server is required.
-	if testsrv.Required() {
-		t.Fatalf("%s is required (GBENCH_REQUIRE_SERVICES=1): %v", what, err)
-	}
-	t.Logf("%s not reachable, not tested: %v", what, err)
 }
 
 // TestMeetThroughServers: three workers meet through each real server and
@@ -68,8 +53,9 @@ func unreachable(t *testing.T, what string, err error) {
 // refused; once they close, nothing of the meeting is left and the same
 // run id can meet again.
 func TestMeetThroughServers(t *testing.T) {
-	for name, open := range servers(t) {
+	for name, server := range servers() {
 		t.Run(name, func(t *testing.T) {
+			open := server(t)
 			runID := "test " + t.Name() + " " + time.Now().String()
 			meet := func() []fleet.Plan {
 				plans := make([]fleet.Plan, 3)

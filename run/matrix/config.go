@@ -74,6 +74,10 @@ type Config struct {
 	HotRows    int
 	// Seed fixes the order of the samples and the clients' random seeds.
 	Seed uint64
+	// Threshold is what every cell must meet (gate's grammar, see
+	// schema.ParseCellThresholds), checked on the cell's medians when the
+	// run ends; "" for none. Path.Threshold adds a path's own.
+	Threshold string
 	// Data is the dataset: what Load loads, or, without Load, what the
 	// servers are expected to hold (zero fields: whatever they hold).
 	Data workloads.Options
@@ -104,10 +108,23 @@ type Config struct {
 	// read from there, whole and to the microsecond. "" reads PostgreSQL's
 	// from /proc and Redis's from INFO.
 	PostgresCgroup, RedisCgroup string
+	// PostgresCgroups and RedisCgroups are every cgroup directory of each
+	// server (a sandbox's, v2 and v1): each sample records their memory
+	// every 500 ms, block I/O, throttling and memory events.
+	PostgresCgroups, RedisCgroups Cgroups
+	// WaitInterval is the period of the wait-state reads of
+	// pg_stat_activity during each sample; 0 for
+	// runenv.DefaultWaitInterval.
+	WaitInterval time.Duration
 	// Sandbox says that the servers are throwaway ones gbench started and
 	// nothing else uses: after each sample Run waits for every new backend
 	// to be reaped, rather than for gbench's to leave pg_stat_activity.
 	Sandbox bool
+	// DurabilityOff asks a sandbox for fsync, synchronous_commit and
+	// full_page_writes off (the plan's servers.durability, or the
+	// command's --durability); the run's environment records what the
+	// server actually runs with.
+	DurabilityOff bool
 
 	// Gbench is gbench's version; Command the command line, program name
 	// first; Variables the environment variables that changed the plan.
@@ -306,6 +323,7 @@ func (c *Config) plan() schema.Plan {
 		Threads: c.Threads, RandomKeys: c.RandomKeys, HotRows: c.HotRows, Seed: c.Seed,
 		Items: c.Data.Items, ValueSize: c.Data.ValueSize,
 		Loaded: c.Load, WarmupS: max(c.Warmup, 0).Seconds(), Retries: c.Retries,
+		Threshold: c.Threshold,
 	}
 	if p.Keys == nil {
 		p.Keys = []int{}
@@ -326,7 +344,7 @@ func (c *Config) plan() schema.Plan {
 // describePath describes a path for the result.
 func describePath(path *Path) schema.PlanPath {
 	pp := schema.PlanPath{Name: path.Name, Mode: path.Mode.String(), Server: path.costServer(),
-		Contract: string(path.Contract), Postgres: path.PGText, RESP: path.RESPText}
+		Contract: string(path.Contract), Postgres: path.PGText, RESP: path.RESPText, Threshold: path.Threshold}
 	if path.Mode == script.Prepared && !path.hasSQL() {
 		pp.Mode = script.Simple.String() // RESP has no query modes
 	}
@@ -397,4 +415,16 @@ func orSlice[T any](v, def []T) []T {
 		return def
 	}
 	return v
+}
+
+// Redact hides in text the passwords of the servers c reaches, the run's
+// and each path's own (pgsql.Config.Redact), and those text spells.
+func (c *Config) Redact(text string) string {
+	text = c.PG.Redact(text)
+	for i := range c.Paths {
+		if p := c.Paths[i].PG; p != nil {
+			text = p.Redact(text)
+		}
+	}
+	return text
 }

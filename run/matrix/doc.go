@@ -67,8 +67,9 @@
 // gbench's CPU time per request (less the probes' own time, measured on
 // their own OS thread). On each server the path talks to, it records the
 // CPU time per request over the sample's steady part (between its first
-// and its last progress tick, every connection open), the memory in the
-// middle of the sample, and counters over the whole sample:
+// and its last progress tick, every connection open), its CPU time over
+// the whole sample every 500 ms from the same source (a series), the
+// memory in the middle of the sample, and counters over the whole sample:
 //
 //   - PostgreSQL: utime+stime of the postmaster and all its children from
 //     /proc (live children, and reaped ones through the postmaster's cutime

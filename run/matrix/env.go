@@ -30,8 +30,8 @@ var pgSettings = []string{
 }
 
 // describePostgres reads the server's version and key settings.
-func describePostgres(ctx context.Context, conn *pgsql.Client, c *pgsql.Config, sandbox bool) (schema.Endpoint, error) {
-	e := schema.Endpoint{Sandbox: sandbox, Address: net.JoinHostPort(c.Host(), strconv.Itoa(int(c.Port()))),
+func describePostgres(ctx context.Context, conn *pgsql.Client, c *pgsql.Config, throwaway bool) (schema.Endpoint, error) {
+	e := schema.Endpoint{Sandbox: throwaway, Address: net.JoinHostPort(c.Host(), strconv.Itoa(int(c.Port()))),
 		Database: c.Database(), Settings: []schema.Setting{}}
 	rows, err := conn.QueryText(ctx, "SELECT current_setting('server_version')")
 	if err != nil {
@@ -43,9 +43,12 @@ func describePostgres(ctx context.Context, conn *pgsql.Client, c *pgsql.Config, 
 	if err != nil {
 		return e, err
 	}
+	byName := map[string]string{}
 	for _, r := range rows {
 		e.Settings = append(e.Settings, schema.Setting{Name: r[0], Value: r[1]})
+		byName[r[0]] = r[1]
 	}
+	e.Durability = schema.DurabilityOf(byName)
 	return e, nil
 }
 

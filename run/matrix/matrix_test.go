@@ -213,8 +213,10 @@ func (f *fakeProbe) counters(context.Context) (map[string]int64, error) {
 	f.counter += 7
 	return map[string]int64{"n": f.counter}, nil
 }
-func (f *fakeProbe) mark()                       {}
-func (f *fakeProbe) settle(context.Context) bool { return true }
+func (f *fakeProbe) mark()                             {}
+func (f *fakeProbe) cgroups() Cgroups                  { return Cgroups{} }
+func (f *fakeProbe) waitConn() (*pgsql.Client, string) { return nil, "" }
+func (f *fakeProbe) settle(context.Context) bool       { return true }
 
 // tick is a progress report of n requests at elapsed.
 func tick(elapsed time.Duration, n int64) engine.Progress {

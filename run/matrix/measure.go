@@ -8,6 +8,7 @@ import (
 
 	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/runenv"
 )
 
 // ticksPerSample is how many progress ticks a sample of a fixed duration
@@ -43,6 +44,12 @@ type measure struct {
 	ticks       int
 	memTried    bool
 	probeCPU    time.Duration // the probes' CPU time during the run
+	// waitInterval is the period of the wait-state reads.
+	waitInterval time.Duration
+	// memStop ends the memory sampler, which closes memDone; memCPU is
+	// the probe CPU it took, read after memDone.
+	memStop, memDone chan struct{}
+	memCPU           time.Duration
 }
 
 // serverMeasure is what one server's probe saw.
@@ -52,6 +59,20 @@ type serverMeasure struct {
 	before map[string]int64
 	reads  []tickRead
 	mem    *schema.Memory
+	// res follows the server's cgroups; resources is its record.
+	res       *resourceMeasure
+	resources *schema.Resources
+	// waits samples pg_stat_activity; waitEvents is its profile,
+	// waitsNote why there is none.
+	waits      *runenv.WaitSampler
+	waitEvents *schema.WaitEvents
+	waitsNote  string
+	// series follows the CPU time over the sample until its end; then
+	// cpuSeries is its record, cpuSeriesNote why there is none.
+	// series stays, ended, for tests to read its start.
+	series        *cpuSeries
+	cpuSeries     *schema.CPUSeries
+	cpuSeriesNote string
 }
 
 // tickRead is the server's CPU time at a tick, when it was read, and how
@@ -97,6 +118,81 @@ func (m *measure) begin(ctx context.Context) {
 			m.cachedStart = &n
 		} else {
 			m.cachedNote = err.Error()
+		}
+	}
+	sampled := false
+	for _, s := range m.servers {
+		s.series, s.cpuSeriesNote = startCPUSeries(s.p, m.now)
+		sampled = sampled || s.series != nil
+		if cg := s.p.cgroups(); cg.any() {
+			s.res = beginResources(cg, m.now())
+			sampled = true
+		}
+		if conn, note := s.p.waitConn(); conn != nil {
+			w, err := runenv.StartWaits(ctx, conn, m.waitInterval)
+			if err != nil {
+				s.waitsNote = err.Error()
+			}
+			s.waits = w
+		} else {
+			s.waitsNote = note
+		}
+	}
+	if sampled {
+		m.startSampler()
+	}
+}
+
+// startSampler reads the servers' cgroup memory and CPU time every
+// memInterval (cpuSeriesInterval) on the prober thread, until
+// stopSampling.
+func (m *measure) startSampler() {
+	m.memStop, m.memDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(m.memDone)
+		t := time.NewTicker(memInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-m.memStop:
+				return
+			case <-t.C:
+			}
+			m.memCPU += m.pr.do(func() {
+				for _, s := range m.servers {
+					if s.res != nil {
+						s.res.readMemory(m.now())
+					}
+					if s.series != nil && !s.series.ended {
+						s.series.read(m.now)
+					}
+				}
+			})
+		}
+	}()
+}
+
+// stopSampling ends the memory, CPU and wait-state samplers and takes the
+// record of the sample's end; the first call does, later ones find
+// nothing to stop.
+func (m *measure) stopSampling() {
+	if m.memStop != nil {
+		close(m.memStop)
+		<-m.memDone
+		m.probeCPU += m.memCPU
+		m.memStop = nil
+	}
+	for _, s := range m.servers {
+		if s.res != nil {
+			s.resources = s.res.end(m.now())
+			s.res = nil
+		}
+		if s.waits != nil {
+			s.waitEvents = s.waits.Stop()
+			s.waits = nil
+		}
+		if s.series != nil && !s.series.ended {
+			s.cpuSeries, s.cpuSeriesNote = s.series.end(m.now)
 		}
 	}
 }
@@ -160,6 +256,7 @@ func newInterval(pr engine.Progress) schema.Interval {
 // end waits for the sample's connections to leave the servers and puts
 // their cost and the series into s.
 func (m *measure) end(ctx context.Context, s *schema.Sample) {
+	m.stopSampling()
 	for i, sm := range m.servers {
 		srv := m.server(ctx, sm)
 		if i == 0 {
@@ -182,7 +279,17 @@ func (m *measure) server(ctx context.Context, sm *serverMeasure) *schema.Server 
 	if !sm.p.settle(ctx) {
 		sm.notef("the sample's connections were still open on the server %v after it ended", settleTimeout)
 	}
-	s := &schema.Server{Name: sm.p.name(), Memory: sm.mem}
+	s := &schema.Server{Name: sm.p.name(), Memory: sm.mem, Resources: sm.resources, WaitEvents: sm.waitEvents,
+		CPUSeries: sm.cpuSeries, CPUSeriesNote: sm.cpuSeriesNote}
+	if s.Resources == nil {
+		s.ResourcesNote = "the server has no cgroup of gbench's (only a sandbox's servers have)"
+		if note := sm.p.cgroups().Note; note != "" {
+			s.ResourcesNote = note
+		}
+	}
+	if s.WaitEvents == nil && sm.waitsNote != "" {
+		s.WaitEventsNote = sm.waitsNote
+	}
 	if after, err := sm.p.counters(ctx); err == nil && sm.before != nil {
 		s.Counters = map[string]int64{}
 		for k, v := range after {
@@ -257,7 +364,18 @@ func (m *measure) minWindow(first, last tickRead) time.Duration {
 }
 
 func newCPU(b, a cpuTime, secs float64, requests int64) *schema.CPU {
-	c := &schema.CPU{Window: "steady", Source: b.source, WindowS: micro(secs), Requests: requests, UserS: micro(b.user - a.user), SysS: micro(b.sys - a.sys)}
+	user, sys := b.user-a.user, b.sys-a.sys
+	if b.exact {
+		// The exact total, split between user and system as the clock
+		// ticks of the same window are.
+		used := b.used() - a.used()
+		if user+sys > 0 {
+			user, sys = used*user/(user+sys), used*sys/(user+sys)
+		} else {
+			user, sys = used, 0
+		}
+	}
+	c := &schema.CPU{Window: "steady", Source: b.source, WindowS: micro(secs), Requests: requests, UserS: micro(user), SysS: micro(sys)}
 	if requests > 0 {
 		c.UsPerReq = (c.UserS + c.SysS) * 1e6 / float64(requests)
 	}

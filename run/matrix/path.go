@@ -37,6 +37,9 @@ type Path struct {
 	// "redis"; "" picks Redis when the path has a \resp command, else
 	// PostgreSQL.
 	Cost string
+	// Threshold is what the path's cells must meet besides
+	// Config.Threshold; "" for nothing more.
+	Threshold string
 	// PG and RESP, when set, are the path's own servers; nil for the
 	// plan's. PGText and RESPText are what the plan said, for the result
 	// (passwords hidden).

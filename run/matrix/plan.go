@@ -45,6 +45,9 @@ type Plan struct {
 	HotRows    int  `toml:"hot_rows,omitempty"`
 	// Seed fixes the order of the samples; default from the clock.
 	Seed *uint64 `toml:"seed,omitempty"`
+	// Threshold is what every cell must meet, like "p99<=5ms,tps>=1000",
+	// checked on the cell's medians; a breach makes gbench matrix exit 3.
+	Threshold string `toml:"threshold,omitempty"`
 	// Dataset is what is loaded (a sandbox, --load) or expected.
 	Dataset PlanDataset `toml:"dataset,omitempty"`
 	// Servers are the plan's servers; a sandbox when both are empty.
@@ -60,6 +63,8 @@ type PlanDataset struct {
 	Items     int `toml:"items,omitempty"`
 	ValueSize int `toml:"value_size,omitempty"`
 	KVKeys    int `toml:"kv_keys,omitempty"`
+	// Sessions is the article's UUID keyspace (workloads.Options.Sessions).
+	Sessions int `toml:"sessions,omitempty"`
 }
 
 // PlanServers are a plan's servers: a PostgreSQL conninfo or URI, and a
@@ -67,6 +72,10 @@ type PlanDataset struct {
 type PlanServers struct {
 	Postgres string `toml:"postgres,omitempty"`
 	RESP     string `toml:"resp,omitempty"`
+	// Durability is a sandbox's: "on" (the default: fsync,
+	// synchronous_commit and full_page_writes on) or "off" (all three
+	// off). A server of the plan's own keeps its settings.
+	Durability string `toml:"durability,omitempty"`
 }
 
 // PlanMix is a mix: each path runs the scripts named, chosen per request
@@ -100,6 +109,8 @@ type PlanPath struct {
 	// Postgres and RESP are the path's own servers.
 	Postgres string `toml:"postgres,omitempty"`
 	RESP     string `toml:"resp,omitempty"`
+	// Threshold is what the path's cells must meet besides the plan's.
+	Threshold string `toml:"threshold,omitempty"`
 }
 
 // PlanSource is where a script's text is: exactly one of its fields.
@@ -203,7 +214,7 @@ func knownKeys(key []string) string {
 	case len(key) == 1:
 		keys = "title, repeats, duration_s, requests, threads, warmup_s, retries, interval_s, keys, connections, rates, random_keys, hot_rows, seed, [dataset], [servers], [[mixes]], [[paths]]"
 	case key[0] == "dataset":
-		keys = "items, value_size, kv_keys"
+		keys = "items, value_size, kv_keys, sessions"
 	case key[0] == "servers":
 		keys = "postgres, resp"
 	case key[0] == "mixes":

@@ -33,7 +33,7 @@ func bundledConfig(t *testing.T, name string) *Config {
 // TestBundledPlans validates every bundled plan and checks that each
 // says what the reference measured.
 func TestBundledPlans(t *testing.T) {
-	if got := workloads.Plans(); !slices.Equal(got, []string{"read", "coldfill", "mixed", "unlogged", "writes", "ycsb"}) {
+	if got := workloads.Plans(); !slices.Equal(got, []string{"read", "coldfill", "mixed", "sessions", "unlogged", "writes", "ycsb"}) {
 		t.Errorf("bundled plans %v", got)
 	}
 	for _, name := range workloads.Plans() {
@@ -90,8 +90,12 @@ func TestBundledPlans(t *testing.T) {
 			t.Errorf("coldfill path %s: reset %v, cached %v, interval %v", p.Name, p.Reset, p.Cached, cold.Interval)
 		}
 	}
-	if kv := bundledConfig(t, "unlogged"); !kv.NoKeys || len(kv.Mixes) != 3 {
-		t.Errorf("unlogged plan: no keys %v, %d mixes", kv.NoKeys, len(kv.Mixes))
+	if kv := bundledConfig(t, "unlogged"); !kv.NoKeys || len(kv.Mixes) != 3 || len(kv.Paths) != 3 || kv.Paths[1].Name != "sql-logged" {
+		t.Errorf("unlogged plan: no keys %v, %d mixes, %d paths", kv.NoKeys, len(kv.Mixes), len(kv.Paths))
+	}
+	// The article's plan: UNLOGGED, logged and Redis; its sessions sized.
+	if s := bundledConfig(t, "sessions"); !s.NoKeys || len(s.Mixes) != 3 || len(s.Paths) != 3 || s.Data.Sessions != workloads.DefaultSessions {
+		t.Errorf("sessions plan: no keys %v, %d mixes, %d paths, %d sessions", s.NoKeys, len(s.Mixes), len(s.Paths), s.Data.Sessions)
 	}
 }
 
@@ -135,6 +139,9 @@ func TestPlanErrors(t *testing.T) {
 		{"bad server", "connections = [4]\n" + path + "resp = \"http://x\"\n", "plan.toml: paths[0] (p).resp: "},
 		{"hot rows", "connections = [4]\nkeys = [256]\nhot_rows = 128\n" + path, "plan.toml: 256 keys per request cannot be distinct among 128 hot rows"},
 		{"cached of two commands", "connections = [4]\n" + path + "cached = 'SELECT 1; SELECT 2;'\n", "plan.toml: paths[0] (p).cached: must be one SQL statement or one \\resp command"},
+		{"bad durability", "connections = [4]\n[servers]\ndurability = \"maybe\"\n" + path, `plan.toml: servers.durability: invalid durability "maybe"`},
+		{"durability of a named server", "connections = [4]\n[servers]\npostgres = \"host=/tmp\"\ndurability = \"off\"\n" + path,
+			"plan.toml: servers.durability: applies to a sandbox"},
 		// A script error is placed in the plan file: line 6 is the script's
 		// second line.
 		{"script", "connections = [4]\n[[paths]]\nname = \"p\"\ncontract = \"none\"\nscript = '''\nSELECT 1;\n\\set x 1 +\n'''\n",
@@ -149,6 +156,29 @@ func TestPlanErrors(t *testing.T) {
 				t.Errorf("error %v\nwant %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestPlanDurability checks that a plan's servers.durability reaches the
+// configuration of its sandbox.
+func TestPlanDurability(t *testing.T) {
+	const path = "\n[[paths]]\nname = \"p\"\nscript = 'SELECT 1;'\ncontract = \"none\"\n"
+	for doc, want := range map[string]bool{
+		"connections = [4]\n" + path:                                  false,
+		"connections = [4]\n[servers]\ndurability = \"off\"\n" + path: true,
+		"connections = [4]\n[servers]\ndurability = \"on\"\n" + path:  false,
+	} {
+		p, err := ParsePlan("plan.toml", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := p.Config(PlanOptions{Name: "plan", File: "plan.toml", Data: []byte(doc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.DurabilityOff != want {
+			t.Errorf("%q: DurabilityOff %v, want %v", doc, c.DurabilityOff, want)
+		}
 	}
 }
 
@@ -188,22 +218,29 @@ resp = "redis://:QZJ@cache1:6380/2"
 name = "my-mget"
 file = "my-mget.sql"
 contract = "json"
-resp = "redis://127.0.0.1:7000"
+resp = "redis://:QZJ@127.0.0.1:7000"
 `
 	p, err := ParsePlan("plan.toml", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }
-	c, err := p.Config(PlanOptions{Name: "plan.toml", File: "plan.toml", Data: []byte(doc), ReadFile: read,
-		Redact: func(s string) string { return strings.ReplaceAll(s, "QZJ", "xxx") }})
+	c, err := p.Config(PlanOptions{Name: "plan.toml", File: "plan.toml", Data: []byte(doc), ReadFile: read})
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := c.Paths[0]
 	if !slices.Equal(c.Keys, []int{1, 16}) || c.Requests != 1000 || c.Duration != 0 || c.PG.Host() != "db1" || c.RESP.Addr != "cache1:6380" || c.RESP.DB != 2 ||
-		path.Scripts[0].Source != "my-mget.sql" || path.Mode != script.Prepared || path.RESP == nil || path.RESPText != "redis://127.0.0.1:7000" {
+		path.Scripts[0].Source != "my-mget.sql" || path.Mode != script.Prepared || path.RESP == nil {
 		t.Errorf("config %+v, path %+v", c, path)
+	}
+	// What the result says of a path's server hides its password, and so
+	// do the run's messages of the plan's PostgreSQL.
+	if path.RESPText != "redis://:xxxxx@127.0.0.1:7000" {
+		t.Errorf("path's server shown as %q", path.RESPText)
+	}
+	if got := c.Redact("auth failed for QZJ"); got != "auth failed for xxxxx" {
+		t.Errorf("Config.Redact = %q", got)
 	}
 	if pg, resp := c.NeedsServers(); !pg || resp {
 		t.Errorf("NeedsServers = %v, %v; want PostgreSQL only", pg, resp)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/result/schema"
+	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/script"
 	"github.com/gbench/gbench/workloads"
 )
@@ -29,8 +31,6 @@ type PlanOptions struct {
 	// plan's directory; nil refuses files (a bundled plan reads only
 	// bundled workloads).
 	ReadFile func(name string) ([]byte, error)
-	// Redact hides passwords in a conninfo or URL for the result.
-	Redact func(string) string
 }
 
 // Limits of a plan file, far above any real plan.
@@ -49,17 +49,28 @@ func (p *Plan) Config(o PlanOptions) (*Config, error) {
 	v := &planChecker{o: o}
 	c := &Config{Name: o.Name, Title: p.Title, Repeats: p.Repeats, Threads: p.Threads, Requests: p.Requests,
 		RandomKeys: p.RandomKeys || p.HotRows > 0, HotRows: p.HotRows,
-		Data: workloads.Options{Items: p.Dataset.Items, ValueSize: p.Dataset.ValueSize, Keys: p.Dataset.KVKeys}}
+		Data: workloads.Options{Items: p.Dataset.Items, ValueSize: p.Dataset.ValueSize, Keys: p.Dataset.KVKeys, Sessions: p.Dataset.Sessions}}
 	v.dimensions(p, c)
 	v.times(p, c)
 	if p.Seed != nil {
 		c.Seed = *p.Seed
 	}
+	c.Threshold = v.threshold("threshold", p.Threshold)
 	if p.Servers.Postgres != "" {
 		c.PG = v.pg("servers.postgres", p.Servers.Postgres)
 	}
 	if p.Servers.RESP != "" {
 		c.RESP = v.resp("servers.resp", p.Servers.RESP)
+	}
+	if d := p.Servers.Durability; d != "" {
+		off, err := sandbox.ParseDurability(d)
+		switch {
+		case err != nil:
+			v.failf("servers.durability", "%v", err)
+		case p.Servers.Postgres != "" || p.Servers.RESP != "":
+			v.failf("servers.durability", "applies to a sandbox; a plan that names its servers uses them with their own settings")
+		}
+		c.DurabilityOff = off
 	}
 	v.mixes(p, c)
 	v.paths(p, c)
@@ -110,9 +121,22 @@ func (v *planChecker) dimensions(p *Plan, c *Config) {
 		v.failf("threads", "%d is not from 1 to 10000", p.Threads)
 	}
 	d := p.Dataset
-	if d.Items != 0 && d.Items < workloads.MinItems || d.Items < 0 || d.ValueSize < 0 || d.ValueSize > workloads.MaxValueSize || d.KVKeys < 0 {
-		v.failf("dataset", "items must be at least %d, value_size from 1 to %d, kv_keys from 1", workloads.MinItems, workloads.MaxValueSize)
+	if d.Items != 0 && d.Items < workloads.MinItems || d.Items < 0 || d.ValueSize < 0 || d.ValueSize > workloads.MaxValueSize || d.KVKeys < 0 || d.Sessions < 0 {
+		v.failf("dataset", "items must be at least %d, value_size from 1 to %d, kv_keys and sessions from 1", workloads.MinItems, workloads.MaxValueSize)
 	}
+}
+
+// threshold checks a threshold list and returns it with its blanks
+// trimmed.
+func (v *planChecker) threshold(field, s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if _, err := schema.ParseCellThresholds(s); err != nil {
+		v.failf(field, "%v", err)
+	}
+	return s
 }
 
 // counts checks a list of distinct counts from 1 and returns it sorted.
@@ -227,7 +251,7 @@ func (v *planChecker) paths(p *Plan, c *Config) {
 
 // path checks one path.
 func (v *planChecker) path(field string, pp *PlanPath, c *Config) Path {
-	path := Path{Name: pp.Name, Cost: pp.Cost}
+	path := Path{Name: pp.Name, Cost: pp.Cost, Threshold: v.threshold(field+".threshold", pp.Threshold)}
 	switch {
 	case pp.Name == "" || len(pp.Name) > 64 || strings.ContainsAny(pp.Name, " \t\n\r/"):
 		v.failf(field+".name", "%q: a path needs a name of 1 to 64 bytes without blanks or slashes", pp.Name)
@@ -263,10 +287,10 @@ func (v *planChecker) path(field string, pp *PlanPath, c *Config) Path {
 		path.Cached = &s
 	}
 	if pp.Postgres != "" {
-		path.PG, path.PGText = v.pg(field+".postgres", pp.Postgres), v.redact(pp.Postgres)
+		path.PG, path.PGText = v.pg(field+".postgres", pp.Postgres), pgsql.RedactConninfo(pp.Postgres)
 	}
 	if pp.RESP != "" {
-		path.RESP, path.RESPText = v.resp(field+".resp", pp.RESP), v.redact(pp.RESP)
+		path.RESP, path.RESPText = v.resp(field+".resp", pp.RESP), resp.RedactURL(pp.RESP)
 	}
 	for _, m := range c.Mixes {
 		for _, w := range m.Weights {
@@ -406,7 +430,7 @@ func (v *planChecker) oneCommand(field string, s *Script) {
 func (v *planChecker) pg(field, conninfo string) *pgsql.Config {
 	cfg, err := pgsql.ParseConfig(conninfo)
 	if err != nil {
-		v.failf(field, "%s", v.redact(err.Error()))
+		v.failf(field, "%s", pgsql.ParseConfigError(conninfo, err))
 		return nil
 	}
 	cfg.SetFallbackApplicationName("gbench-matrix")
@@ -420,11 +444,4 @@ func (v *planChecker) resp(field, url string) *resp.Options {
 		return nil
 	}
 	return &o
-}
-
-func (v *planChecker) redact(s string) string {
-	if v.o.Redact == nil {
-		return s
-	}
-	return v.o.Redact(s)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gbench/gbench/engine/pgsql"
 	"github.com/gbench/gbench/engine/resp"
+	"github.com/gbench/gbench/internal/testsrv"
 	"github.com/gbench/gbench/result/schema"
 	"github.com/gbench/gbench/run/sandbox"
 	"github.com/gbench/gbench/workloads"
@@ -20,13 +21,40 @@ func startSandbox(t *testing.T, o sandbox.Options) *sandbox.Sandbox {
 	o.MaxConnections = 40
 	sb, err := sandbox.Start(context.Background(), o)
 	if err != nil {
-		if requireServices() {
-			t.Fatal(err)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			testsrv.Need(t, "no server binaries for the sandbox: %v", err)
 		}
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
 	return sb
+}
+
+// loadedPostgres connects to sb's PostgreSQL and loads the dataset into it;
+// the connection is closed when the test ends.
+func loadedPostgres(t *testing.T, ctx context.Context, sb *sandbox.Sandbox) (*pgsql.Config, *pgsql.Client) {
+	t.Helper()
+	pg, setup := openPostgres(t, ctx, sb)
+	if err := workloads.Load(ctx, setup, nil, workloads.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return pg, setup
+}
+
+// openPostgres returns the sandbox's PostgreSQL config and a setup
+// connection to it, closed when the test ends.
+func openPostgres(t *testing.T, ctx context.Context, sb *sandbox.Sandbox) (*pgsql.Config, *pgsql.Client) {
+	t.Helper()
+	pg, err := pgsql.ParseConfig(sb.PostgresConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := pg.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { setup.Close() })
+	return pg, setup
 }
 
 // planConfig validates a plan written in a test.
@@ -97,15 +125,7 @@ contract = "json"
 func TestUserPathOnPostgresOnly(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{Postgres: true})
 	ctx := context.Background()
-	pg, err := pgsql.ParseConfig(sb.PostgresConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup, err := pg.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer setup.Close()
+	pg, setup := openPostgres(t, ctx, sb)
 	if err := setup.Exec(ctx, userMget); err != nil {
 		t.Fatal(err)
 	}

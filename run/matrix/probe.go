@@ -18,10 +18,22 @@ import (
 
 // cpuTime is a server's cumulative CPU time, in seconds, as read from
 // source; sigma is the standard deviation of the read's rounding error.
+// When exact is set, total is the CPU time and user and sys, coarser
+// (clock ticks), only split it between user and system.
 type cpuTime struct {
 	user, sys float64
+	total     float64
+	exact     bool
 	source    string
 	sigma     float64
+}
+
+// used is the CPU time, user and system together.
+func (c cpuTime) used() float64 {
+	if c.exact {
+		return c.total
+	}
+	return c.user + c.sys
 }
 
 // probe measures what samples cost one server. cpu and memory may run on
@@ -40,6 +52,13 @@ type probe interface {
 	// and reports whether they went before settleTimeout.
 	mark()
 	settle(ctx context.Context) bool
+	// cgroups are the server's cgroup directories (a sandbox's), whose
+	// resource record a sample keeps; zero when it has none.
+	cgroups() Cgroups
+	// waitConn is a connection of its own to a PostgreSQL server, on which
+	// a sample reads the wait states; nil for another server, or when it
+	// could not be opened (waitNote says why).
+	waitConn() (*pgsql.Client, string)
 }
 
 // settleTimeout bounds the wait for a sample's backends to exit.
@@ -60,7 +79,14 @@ type pgProbe struct {
 	// waits for every new child to be reaped.
 	own    bool
 	before []int // the children before the sample
+	cgs    Cgroups
+	// waits is the wait-state sampler's connection; waitsNote why it is nil.
+	waits     *pgsql.Client
+	waitsNote string
 }
+
+func (p *pgProbe) cgroups() Cgroups                  { return p.cgs }
+func (p *pgProbe) waitConn() (*pgsql.Client, string) { return p.waits, p.waitsNote }
 
 func (p *pgProbe) name() string     { return or(p.label, "postgres") }
 func (p *pgProbe) costNote() string { return p.note }
@@ -72,12 +98,13 @@ func (p *pgProbe) cpu() (cpuTime, error) {
 	if p.pm == 0 {
 		return cpuTime{}, errors.New(p.note)
 	}
-	t, live, err := readTreeCPU(p.pm)
-	// Each process's four times (its own and its reaped children's, user
-	// and system) are whole clock ticks, cut down: an error uniform over
-	// one tick each, whose variance is a tick squared over 12.
-	sigma := math.Sqrt(float64(4*(len(live)+1))/12) / clockTicks
-	return cpuTime{user: seconds(t.user), sys: seconds(t.sys), source: "/proc", sigma: sigma}, err
+	t, _, err := readTreeCPU(p.pm)
+	// The live processes' run time is in nanoseconds; only the times of
+	// children reaped inside the window are whole clock ticks, cut down:
+	// an error uniform over one tick for each such value, whose variance
+	// is a tick squared over 12.
+	sigma := math.Sqrt(float64(t.fuzzy)/12) / clockTicks
+	return cpuTime{user: seconds(t.user), sys: seconds(t.sys), total: t.total(), exact: true, source: "schedstat", sigma: sigma}, err
 }
 
 func (p *pgProbe) memory() (*schema.Memory, error) {
@@ -199,7 +226,11 @@ type redisProbe struct {
 	label  string // the server's name in samples
 	rc     *resp.Client
 	cgroup string // as pgProbe's
+	cgs    Cgroups
 }
+
+func (p *redisProbe) cgroups() Cgroups                  { return p.cgs }
+func (p *redisProbe) waitConn() (*pgsql.Client, string) { return nil, "" }
 
 func (p *redisProbe) name() string     { return or(p.label, "redis") }
 func (p *redisProbe) costNote() string { return "" }
@@ -235,7 +266,7 @@ func (p *redisProbe) memory() (*schema.Memory, error) {
 }
 
 // redisCounters are the INFO stats fields a sample records.
-var redisCounters = []string{"keyspace_hits", "keyspace_misses", "total_commands_processed"}
+var redisCounters = []string{"keyspace_hits", "keyspace_misses", "total_commands_processed", "total_net_input_bytes", "total_net_output_bytes"}
 
 func (p *redisProbe) counters(context.Context) (map[string]int64, error) {
 	m, err := p.rc.Info("stats")

@@ -20,11 +20,6 @@ const clockTicks = 100
 // procRoot is where the proc file system is mounted.
 const procRoot = "/proc"
 
-// treeCPU is the CPU time of a process tree, in clock ticks.
-type treeCPU struct {
-	user, sys int64
-}
-
 // seconds converts clock ticks to seconds.
 func seconds(ticks int64) float64 { return float64(ticks) / clockTicks }
 
@@ -109,13 +104,47 @@ func scanChildren(pid int) ([]int, error) {
 	return out, nil
 }
 
+// treeCPU is the CPU time of a process tree: ns is the scheduler's run
+// time of the live processes (/proc/<pid>/schedstat, nanoseconds, user and
+// system together) plus the times of the children they reaped, which only
+// clock ticks record (reapedTicks); user and sys are every process's clock
+// ticks, reaped children's included, which split ns between user and
+// system. fuzzy counts the tick values that carry rounding: the
+// postmaster's cutime and cstime, and those of any child that reaped
+// children of its own (a PostgreSQL backend forks none).
+type treeCPU struct {
+	user, sys   int64
+	ns          int64
+	reapedTicks int64
+	fuzzy       int
+}
+
+// readSchedstat returns the first field of /proc/<pid>/schedstat: the
+// nanoseconds the process's main thread has spent on a CPU. PostgreSQL's
+// processes have one thread each.
+func readSchedstat(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("%s/%d/schedstat", procRoot, pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, fmt.Errorf("/proc/%d/schedstat: empty", pid)
+	}
+	n, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("/proc/%d/schedstat: %w", pid, err)
+	}
+	return n, nil
+}
+
 // readTreeCPU returns the CPU time of a postmaster and its children: each
-// live child's own time and that of its reaped children, then the
-// postmaster's own time and that of its reaped children. The postmaster
-// is read last: a child reaped in between has its time moved to the
-// postmaster's cutime/cstime, where it is still found (a child reaped
-// between its own read and the postmaster's would count twice, a window
-// of microseconds). It also returns the live children.
+// live child's run time from schedstat and the times of its reaped
+// children from stat, then the postmaster's own. The postmaster is read
+// last: a child reaped in between has its time moved to the postmaster's
+// cutime/cstime, where it is still found (a child reaped between its own
+// read and the postmaster's would count twice, a window of microseconds).
+// It also returns the live children.
 func readTreeCPU(pm int) (treeCPU, []int, error) {
 	kids, err := children(pm)
 	if err != nil {
@@ -128,18 +157,39 @@ func readTreeCPU(pm int) (treeCPU, []int, error) {
 		if err != nil {
 			continue // gone: reaped, its time is now the postmaster's
 		}
-		t.user += st.utime + st.cutime
-		t.sys += st.stime + st.cstim
+		ns, err := readSchedstat(k)
+		if err != nil {
+			continue // gone between the two reads
+		}
+		t.add(st, ns)
+		if st.cutime+st.cstim > 0 {
+			t.fuzzy += 2
+		}
 		live = append(live, k)
 	}
 	st, err := readStat(pm)
 	if err != nil {
 		return treeCPU{}, nil, err
 	}
-	t.user += st.utime + st.cutime
-	t.sys += st.stime + st.cstim
+	ns, err := readSchedstat(pm)
+	if err != nil {
+		return treeCPU{}, nil, err
+	}
+	t.add(st, ns)
+	t.fuzzy += 2
 	return t, live, nil
 }
+
+func (t *treeCPU) add(st procStat, ns int64) {
+	t.user += st.utime + st.cutime
+	t.sys += st.stime + st.cstim
+	t.ns += ns
+	t.reapedTicks += st.cutime + st.cstim
+}
+
+// total is the tree's CPU time, in seconds: the run time of the live processes and
+// the reaped children's ticks.
+func (t treeCPU) total() float64 { return float64(t.ns)/1e9 + seconds(t.reapedTicks) }
 
 // treeMemory is the memory of a process tree, in bytes.
 type treeMemory struct {

@@ -39,9 +39,10 @@ func blanks(n int) string {
 
 // matrixVars are the variables the runner defines for every script:
 // items (the dataset's rows) and keys (the list of keys, or the kv keys
-// loaded in a plan without keys per request) and recordcount (the YCSB
-// records loaded, in a plan without keys per request).
-var matrixVars = []string{"items", "keys", "recordcount"}
+// loaded in a plan without keys per request), sessions (the article's
+// sessions loaded) and recordcount (the YCSB records loaded), these two in
+// a plan without keys per request.
+var matrixVars = []string{"items", "keys", "sessions", "recordcount"}
 
 // compileScript checks that a script parses and compiles in mode, alone.
 func compileScript(s *Script, mode script.Mode) (*script.Program, error) {

@@ -209,13 +209,19 @@ func (r *runner) dataset(ctx context.Context) error {
 	if want := r.cfg.Data.ValueSize; want != 0 && want != d.ValueSize {
 		return fmt.Errorf("the servers hold values of %d bytes, not %d: load them with --load or leave out --value-size", d.ValueSize, want)
 	}
+	if want := r.cfg.Data.Sessions; want != 0 && want != d.Sessions {
+		return fmt.Errorf("the servers hold %d sessions, not %d: load them with --load or leave out --sessions", d.Sessions, want)
+	}
+	if want := r.cfg.Data.Keys; want != 0 && want != d.KVKeys {
+		return fmt.Errorf("the servers hold %d kv keys, not %d: load them with --load or leave out --keyspace", d.KVKeys, want)
+	}
 	if r.cfg.HotRows > d.Items {
 		return fmt.Errorf("the plan reads %d hot rows, and the servers hold %d items", r.cfg.HotRows, d.Items)
 	}
 	r.data = d
 	r.res.Plan.Items, r.res.Plan.ValueSize = d.Items, d.ValueSize
 	if r.cfg.NoKeys {
-		r.res.Plan.KVKeys = d.KVKeys
+		r.res.Plan.KVKeys, r.res.Plan.Sessions = d.KVKeys, d.Sessions
 	}
 	return nil
 }
@@ -451,6 +457,11 @@ func (r *runner) stopRequested(ctx context.Context) bool {
 // finish completes the result and saves it a last time.
 func (r *runner) finish(planned int, err error) error {
 	r.res.Partial = len(r.res.Samples) < planned || r.res.Interrupted || err != nil
+	if gs, gerr := r.res.CheckCells(); gerr == nil {
+		r.res.Thresholds = gs
+	} else if err == nil {
+		err = gerr
+	}
 	if serr := r.save(); err == nil {
 		err = serr
 	}

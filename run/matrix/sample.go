@@ -36,16 +36,23 @@ func (r *runner) engineConfig(sl *slot, d time.Duration, requests int64) (*engin
 	}
 	if r.cfg.NoKeys {
 		cfg.Defines = append(cfg.Defines, engine.Define{Name: "keys", Value: strconv.Itoa(r.data.KVKeys)})
+		if r.data.Sessions > 0 {
+			cfg.Defines = append(cfg.Defines, engine.Define{Name: "sessions", Value: strconv.Itoa(r.data.Sessions)})
+		}
 		if r.data.YCSBRecords > 0 {
 			cfg.Defines = append(cfg.Defines, engine.Define{Name: "recordcount", Value: strconv.Itoa(r.data.YCSBRecords)})
 		}
 	}
+	// A path of both kinds counts its SQL reads' hits with its \resp
+	// commands' (pgsql.RowsConnector): only per-command statistics tell
+	// the \resp counters apart (respCounters).
+	cfg.PerCommand = prog.HasSQL && prog.HasRESP
 	ps := r.byPath[p.Name]
 	if prog.HasSQL {
 		if w := newWarmSQL(ps.pg.pgCfg, prog, sl.keys); w != nil {
-			cfg.SQL = pgsql.Connector(w)
+			cfg.SQL = pgsql.RowsConnector(w)
 		} else {
-			cfg.SQL = pgsql.Connector(ps.pg.pgCfg)
+			cfg.SQL = pgsql.RowsConnector(ps.pg.pgCfg)
 		}
 	}
 	if prog.HasRESP {
@@ -70,6 +77,7 @@ func (r *runner) runSample(ctx context.Context, i int, sl slot) schema.Sample {
 	cfg.Stderr = &errOut
 	first, others := r.byPath[sl.path.Name].cost(sl.path)
 	m := newMeasure(first.probe(), r.prober, r.cfg.Duration, r.cfg.Interval)
+	m.waitInterval = r.cfg.WaitInterval
 	for _, o := range others {
 		m.add(o.probe())
 	}
@@ -84,7 +92,9 @@ func (r *runner) runSample(ctx context.Context, i int, sl slot) schema.Sample {
 		m.end(context.WithoutCancel(ctx), &s)
 		return s
 	}
+	m.stopSampling() // the sample's end point, and the samplers' CPU in probeCPU
 	fillSample(&s, res, m.probeCPU)
+	s.RESP = respCounters(res, cfg.Program)
 	s.Error = sampleError(res, errOut.String())
 	m.end(context.WithoutCancel(ctx), &s)
 	s.Load1 = runenv.LoadAverage()[0]
@@ -143,6 +153,11 @@ func fillSample(s *schema.Sample, res *engine.Result, probeCPU time.Duration) {
 		s.ReqS = float64(t.Cnt) / s.BenchS
 	}
 	s.Latency = newLatency(t)
+	// The hit rate obtained: the engine counts RESP GET-like replies and
+	// (pgsql.RowsConnector) SELECT results with and without rows.
+	if c := res.Stats.Cache; c.Hits+c.Misses > 0 {
+		s.Reads = &schema.Reads{Hits: c.Hits, Misses: c.Misses, HitRatio: float64(c.Hits) / float64(c.Hits+c.Misses)}
+	}
 	user, sys := res.UserCPU, res.SysCPU
 	// The probes ran on one thread of this process; take their time out of
 	// user and system time in proportion.
@@ -155,6 +170,34 @@ func fillSample(s *schema.Sample, res *engine.Result, probeCPU time.Duration) {
 	if n := s.Requests + s.Failures; n > 0 {
 		s.Client.CPUUsPerReq = (user + sys).Seconds() * 1e6 / float64(n)
 	}
+}
+
+// respCounters are the \resp cache counters of a run of prog: the run's
+// totals when prog has no SQL, else the sum of its \resp commands' (the
+// run then kept per-command statistics); nil when prog has no \resp
+// command.
+func respCounters(res *engine.Result, prog *script.Program) *schema.RESPCounters {
+	if !prog.HasRESP {
+		return nil
+	}
+	c := res.Stats.Cache
+	if prog.HasSQL && res.Stats.Commands != nil {
+		c = stats.Cache{}
+		for i, sc := range prog.Scripts {
+			for j, cmd := range sc.Commands {
+				if cmd.RESP != nil {
+					c.Add(&res.Stats.Commands[i][j].Cache)
+				}
+			}
+		}
+	}
+	out := &schema.RESPCounters{Hits: c.Hits, Misses: c.Misses, FieldHits: c.FieldHits, FieldMisses: c.FieldMisses,
+		BytesSent: c.BytesSent, BytesReceived: c.BytesRecv}
+	if n := res.Stats.Total.Cnt + res.Stats.Total.Failures(); n > 0 {
+		out.HitsPerReq = float64(c.Hits) / float64(n)
+		out.BytesSentPerReq, out.BytesReceivedPerReq = float64(c.BytesSent)/float64(n), float64(c.BytesRecv)/float64(n)
+	}
+	return out
 }
 
 // newLatency summarises the latencies of the successful requests.

@@ -46,8 +46,9 @@ func (s *server) open(ctx context.Context, c *Config) error {
 		s.pg = pg
 		s.pgProbe = &pgProbe{label: s.name, conn: pg, appName: pg.Parameter("application_name")}
 		if s.plan {
-			s.pgProbe.pm, s.pgProbe.own, s.pgProbe.cgroup = c.PostgresPID, c.Sandbox, c.PostgresCgroup
+			s.pgProbe.pm, s.pgProbe.own, s.pgProbe.cgroup, s.pgProbe.cgs = c.PostgresPID, c.Sandbox, c.PostgresCgroup, c.PostgresCgroups
 		}
+		s.openWaits(ctx)
 		return nil
 	}
 	conn, err := resp.Dial(ctx, *s.respOpt)
@@ -59,9 +60,29 @@ func (s *server) open(ctx context.Context, c *Config) error {
 	rc.SetTimeout(redisTimeout)
 	s.redisProbe = &redisProbe{label: s.name, rc: rc}
 	if s.plan {
-		s.redisProbe.cgroup = c.RedisCgroup
+		s.redisProbe.cgroup, s.redisProbe.cgs = c.RedisCgroup, c.RedisCgroups
 	}
 	return nil
+}
+
+// waitsAppName is the application_name of the wait-state sampler's
+// connection: not gbench-matrix's, whose backends a sample waits to see
+// gone.
+const waitsAppName = "gbench-matrix-waits"
+
+// openWaits opens the wait-state sampler's connection, or notes why not.
+func (s *server) openWaits(ctx context.Context) {
+	w, err := s.pgCfg.Open(ctx)
+	if err == nil {
+		if err = w.Exec(ctx, "SET application_name = '"+waitsAppName+"'"); err != nil {
+			w.Close()
+		}
+	}
+	if err != nil {
+		s.pgProbe.waitsNote = "the wait-state sampler could not connect: " + err.Error()
+		return
+	}
+	s.pgProbe.waits = w
 }
 
 // of says which server it is in a message: "" for the plan's.
@@ -75,6 +96,9 @@ func (s *server) of() string {
 func (s *server) close() {
 	if s.pg != nil {
 		s.pg.Close()
+	}
+	if s.pgProbe != nil && s.pgProbe.waits != nil {
+		s.pgProbe.waits.Close()
 	}
 	if s.redis != nil {
 		s.redis.Close()
@@ -91,6 +115,13 @@ func (s *server) reconnect(ctx context.Context) {
 				s.pg.Close()
 				s.pg, s.pgProbe.conn = pg, pg
 			}
+		}
+		if w := s.pgProbe.waits; w == nil || w.Ping(ctx) != nil {
+			if w != nil {
+				w.Close()
+			}
+			s.pgProbe.waits = nil
+			s.openWaits(ctx)
 		}
 		return
 	}
@@ -214,7 +245,7 @@ func (r *runner) describe(ctx context.Context) error {
 			if _, _, rerr := readTreeCPU(pb.pm); pb.pm != 0 && rerr != nil {
 				pb.pm, pb.note = 0, fmt.Sprintf("cannot read the server's processes: %v", rerr)
 			}
-			e.CostNote, e.CPUSource = pb.note, cpuSource(pb.cgroup, "/proc")
+			e.CostNote, e.CPUSource = pb.note, cpuSource(pb.cgroup, "schedstat")
 		} else {
 			e, err = describeRedis(s.redisProbe.rc, s.respOpt, r.cfg.Sandbox && s.plan)
 			e.CPUSource = cpuSource(s.redisProbe.cgroup, "INFO cpu")

@@ -2,6 +2,8 @@ package runenv
 
 import (
 	"runtime"
+
+	"github.com/gbench/gbench/result/schema"
 	"slices"
 	"time"
 )
@@ -43,7 +45,11 @@ type Activity struct {
 	// could not read (Notes says why).
 	Postgres *PostgresActivity `json:"postgres,omitempty"`
 	Redis    *RedisActivity    `json:"redis,omitempty"`
-	Notes    []string          `json:"notes,omitempty"`
+	// WaitEvents is PostgreSQL's wait-state profile over the window, when
+	// asked for (--wait-events); WaitEventsNote says why it is absent.
+	WaitEvents     *schema.WaitEvents `json:"wait_events,omitempty"`
+	WaitEventsNote string             `json:"wait_events_note,omitempty"`
+	Notes          []string           `json:"notes,omitempty"`
 }
 
 // Warnings say what could have disturbed the measurement: checkpoints,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/result/schema"
 )
 
 // Postgres describes a PostgreSQL server.
@@ -19,6 +20,10 @@ type Postgres struct {
 	// (configuration file, command line, ALTER SYSTEM, the database, the
 	// role, the client), as current_setting shows them, by name.
 	Settings []Setting `json:"settings"`
+	// Durability names fsync, synchronous_commit and full_page_writes
+	// together (schema.DurabilityOf): "on", "off", or the three when they
+	// differ; absent when they could not be read.
+	Durability string `json:"durability,omitempty"`
 }
 
 // Setting is one server setting.
@@ -46,6 +51,11 @@ func DescribePostgres(ctx context.Context, conn *pgsql.Client) (*Postgres, error
 	for _, r := range rows {
 		p.Settings = append(p.Settings, Setting{Name: r[0], Value: r[1], Source: r[2]})
 	}
+	rows, err = conn.QueryText(ctx, "SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')")
+	if err != nil {
+		return nil, fmt.Errorf("reading the durability settings: %w", err)
+	}
+	p.Durability = schema.DurabilityOf(map[string]string{"fsync": rows[0][0], "synchronous_commit": rows[0][1], "full_page_writes": rows[0][2]})
 	return p, nil
 }
 

@@ -22,8 +22,15 @@ type Probe struct {
 	// Redis, when set, opens a client of the run's Redis and returns the
 	// function that closes it.
 	Redis func(ctx context.Context) (*resp.Client, func(), error)
+	// WaitInterval, when set with PG, samples PostgreSQL's wait states
+	// over each window at that interval, on a connection of its own
+	// (Activity.WaitEvents).
+	WaitInterval time.Duration
 
 	start       time.Time
+	waits       *WaitSampler
+	waitConn    *pgsql.Client
+	waitsNote   string
 	pgBefore    *PostgresCounters
 	redisBefore *RedisCounters
 	notes       []string
@@ -39,12 +46,34 @@ func (p *Probe) Begin(ctx context.Context) {
 	if p.redisBefore, err = p.readRedis(ctx); err != nil {
 		p.notes = append(p.notes, "Redis's counters were not read at the start: "+err.Error())
 	}
+	p.waits, p.waitConn, p.waitsNote = nil, nil, ""
+	if p.WaitInterval > 0 && p.PG != nil {
+		conn, err := p.PG(ctx)
+		if err == nil {
+			if err = conn.Exec(ctx, "SET application_name = 'gbench-waits'"); err == nil {
+				p.waits, err = StartWaits(ctx, conn, p.WaitInterval)
+			}
+			if err != nil {
+				conn.Close()
+			} else {
+				p.waitConn = conn
+			}
+		}
+		if err != nil {
+			p.waitsNote = "the wait-state sampler could not start: " + err.Error()
+		}
+	}
 }
 
 // End reads the counters at the end of the window Begin opened and
 // returns what happened inside it.
 func (p *Probe) End(ctx context.Context) *Activity {
-	a := &Activity{Start: p.start, End: time.Now(), Notes: p.notes}
+	a := &Activity{Start: p.start, End: time.Now(), Notes: p.notes, WaitEventsNote: p.waitsNote}
+	if p.waits != nil {
+		a.WaitEvents = p.waits.Stop()
+		p.waitConn.Close()
+		p.waits, p.waitConn = nil, nil
+	}
 	if p.pgBefore != nil {
 		if after, err := p.readPG(ctx); err != nil {
 			a.Notes = append(a.Notes, "PostgreSQL's counters were not read at the end: "+err.Error())

@@ -33,8 +33,10 @@
 //
 // PostgreSQL is created with initdb (trust authentication, UTF8, C locale)
 // and started by running postgres directly, so it stays our child rather than
-// a daemon. It runs with the durability-for-speed settings of
-// BenchmarkSettings (fsync, synchronous_commit and full_page_writes off);
+// a daemon. It runs durable by default, as the reference cache benchmark does
+// (fsync, synchronous_commit and full_page_writes on, data and WAL on
+// tmpfs), or with all three off under Options.DurabilityOff (see
+// DurabilitySettings);
 // PostgresSettings reads back every setting the sandbox passed so that a
 // report can record them next to the results. Redis runs with saving and the
 // append-only file off.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,11 @@ const (
 	installPostgres = "install PostgreSQL server binaries: apt install postgresql (Debian/Ubuntu), brew install postgresql@16 (macOS)"
 	installRedis    = "install Redis: apt install redis-server (Debian/Ubuntu), brew install redis (macOS)"
 )
+
+// ErrNotFound is in the error Start returns when a server binary the
+// options need is not installed (errors.Is): a missing program, where any
+// other error is a failure.
+var ErrNotFound = errors.New("not found")
 
 // pgPlaces are the directories searched for PostgreSQL after PATH and
 // pg_config, in order; a pattern expands to its matches, highest version
@@ -109,7 +115,7 @@ func (f finder) look(name string, in search) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("%s not found (looked in: %s); %s", name, strings.Join(looked, ", "), in.install)
+	return "", fmt.Errorf("%s %w (looked in: %s); %s", name, ErrNotFound, strings.Join(looked, ", "), in.install)
 }
 
 // sibling finds name next to the file at path, or next to the file path's

@@ -41,7 +41,7 @@ type Options struct {
 	// Default DefaultSharedBuffers.
 	SharedBuffers string
 	// Settings are extra PostgreSQL settings, passed as "-c name=value". They
-	// override the benchmark defaults (see BenchmarkSettings). The sandbox owns
+	// override the durability settings (see DurabilitySettings). The sandbox owns
 	// port, listen_addresses, unix_socket_directories and data_directory;
 	// max_connections and shared_buffers have their own fields.
 	Settings map[string]string
@@ -58,6 +58,13 @@ type Options struct {
 	Listen []netip.Prefix
 	// Database is created for the run. Default DefaultDatabase.
 	Database string
+	// DurabilityOff turns PostgreSQL's fsync, synchronous_commit and
+	// full_page_writes off: a commit waits for no WAL flush and a
+	// checkpoint writes no full-page images, so writes get faster and a
+	// crash may lose or corrupt the data. The default keeps all three on,
+	// as the reference cache benchmark runs (its data and WAL on tmpfs,
+	// durability on); see DurabilitySettings.
+	DurabilityOff bool
 
 	// BaseDir holds the sandbox directory. Default: /dev/shm when it is a
 	// writable tmpfs with at least 1GiB free, else os.TempDir().
@@ -76,17 +83,29 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// BenchmarkSettings returns the PostgreSQL settings every sandbox uses unless
-// Options.Settings overrides them. They trade durability for speed, which is
-// right for a throwaway server and must be recorded next to any result:
-// fsync=off, synchronous_commit=off and full_page_writes=off. The map is new
+// DurabilitySettings returns the PostgreSQL settings a sandbox passes for
+// its durability unless Options.Settings overrides them: fsync,
+// synchronous_commit and full_page_writes, all on (PostgreSQL's defaults,
+// passed explicitly so that the server reports them as set on the command
+// line) or, with on false, all off (Options.DurabilityOff). The map is new
 // on each call.
-func BenchmarkSettings() map[string]string {
-	return map[string]string{
-		"fsync":              "off",
-		"synchronous_commit": "off",
-		"full_page_writes":   "off",
+func DurabilitySettings(on bool) map[string]string {
+	v := "on"
+	if !on {
+		v = "off"
 	}
+	return map[string]string{"fsync": v, "synchronous_commit": v, "full_page_writes": v}
+}
+
+// ParseDurability reads a --durability value: "on" or "off".
+func ParseDurability(s string) (off bool, err error) {
+	switch strings.ToLower(s) {
+	case "on":
+		return false, nil
+	case "off":
+		return true, nil
+	}
+	return false, fmt.Errorf("invalid durability %q: expected on (fsync, synchronous_commit and full_page_writes on, the default) or off (all three off: faster writes, a crash may lose the data)", s)
 }
 
 // Setting names as each server spells them; anything else could be read

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/gbench/gbench/result/schema"
 )
 
 func TestOptionsErrors(t *testing.T) {
@@ -55,5 +57,42 @@ func TestOptionsDefaults(t *testing.T) {
 func TestDefaultBaseDir(t *testing.T) {
 	if d := defaultBaseDir(); d != "/dev/shm" && !strings.HasPrefix(d, "/") {
 		t.Errorf("defaultBaseDir() = %q", d)
+	}
+}
+
+// TestDurability checks the command line each durability gives the
+// postmaster, and how a server's settings are named.
+func TestDurability(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		o, err := Options{Postgres: true, DurabilityOff: off}.withDefaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &Sandbox{opts: o, dir: "/nonexistent"}
+		cfg := s.pgConfig()
+		want := map[bool]string{false: "on", true: "off"}[off]
+		for _, n := range []string{"fsync", "synchronous_commit", "full_page_writes"} {
+			if cfg[n] != want {
+				t.Errorf("DurabilityOff=%v: %s=%q, want %q", off, n, cfg[n], want)
+			}
+		}
+		if got := schema.DurabilityOf(cfg); got != want {
+			t.Errorf("DurabilityOf(DurabilityOff=%v) = %q, want %q", off, got, want)
+		}
+	}
+	mixed := map[string]string{"fsync": "on", "synchronous_commit": "off", "full_page_writes": "on"}
+	if got := schema.DurabilityOf(mixed); got != "fsync=on synchronous_commit=off full_page_writes=on" {
+		t.Errorf("DurabilityOf(mixed) = %q", got)
+	}
+	if got := schema.DurabilityOf(map[string]string{"fsync": "on"}); got != "" {
+		t.Errorf("DurabilityOf(partial) = %q, want \"\"", got)
+	}
+	for in, want := range map[string]bool{"on": false, "OFF": true} {
+		if off, err := ParseDurability(in); err != nil || off != want {
+			t.Errorf("ParseDurability(%q) = %v, %v", in, off, err)
+		}
+	}
+	if _, err := ParseDurability("maybe"); err == nil || !strings.Contains(err.Error(), `invalid durability "maybe"`) {
+		t.Errorf("ParseDurability(maybe): %v", err)
 	}
 }

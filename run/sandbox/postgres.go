@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/gbench/gbench/engine/pgsql"
+	"github.com/gbench/gbench/result/schema"
 )
 
 // pgSuperuser is the superuser initdb creates; clients connect as it.
@@ -71,7 +72,7 @@ func (s *Sandbox) launchPostgres(ctx context.Context, bin string, acct account) 
 	}
 	s.pgPort = port
 	logPath := filepath.Join(s.dir, "postgres.log")
-	p, cg, err := s.spawnServer("postgres", func() *exec.Cmd { return exec.Command(bin, s.postgresArgs()...) }, logPath, acct, syscall.SIGQUIT)
+	p, cg, v1, err := s.spawnServer("postgres", func() *exec.Cmd { return exec.Command(bin, s.postgresArgs()...) }, logPath, acct, syscall.SIGQUIT)
 	if err != nil {
 		return err
 	}
@@ -87,9 +88,9 @@ func (s *Sandbox) launchPostgres(ctx context.Context, bin string, acct account) 
 	if err != nil {
 		// SIGQUIT, not SIGKILL: the postmaster then removes its shared
 		// memory segments, which live outside the sandbox in /dev/shm.
-		return errors.Join(err, p.stop(stopTimeout, syscall.SIGQUIT), cg.remove())
+		return errors.Join(err, p.stop(stopTimeout, syscall.SIGQUIT), cg.remove(), v1.remove())
 	}
-	s.pg, s.pgCgroup = p, cg
+	s.pg, s.pgCgroup, s.pgV1 = p, cg, v1
 	s.logf("postgres %s (pid %d) on 127.0.0.1:%d, database %q", s.pgVersion, p.pid(), port, s.opts.Database)
 	return writePID(s.dir, postgresPIDFile, p.pid())
 }
@@ -116,7 +117,7 @@ func (s *Sandbox) pgData() string { return filepath.Join(s.dir, "pgdata") }
 
 // pgConfig is every setting passed on the postgres command line, by name.
 func (s *Sandbox) pgConfig() map[string]string {
-	m := BenchmarkSettings()
+	m := DurabilitySettings(!s.opts.DurabilityOff)
 	for k, v := range s.opts.Settings {
 		m[k] = v
 	}
@@ -257,12 +258,28 @@ func (s *Sandbox) PostgresPID() int {
 	return s.pg.pid()
 }
 
+// Durability is "on" when the sandbox's PostgreSQL keeps fsync,
+// synchronous_commit and full_page_writes on, "off" when all three are
+// off, and otherwise the three as the server reports them
+// ("fsync=on synchronous_commit=off full_page_writes=on"); "" without
+// PostgreSQL.
+func (s *Sandbox) Durability() string {
+	if s.pg == nil {
+		return ""
+	}
+	m := map[string]string{}
+	for _, st := range s.pgSettings {
+		m[st.Name] = st.Value
+	}
+	return schema.DurabilityOf(m)
+}
+
 // PostgresVersion is the server's server_version, e.g. "15.14 (Debian
 // 15.14-0+deb12u1)"; "" without PostgreSQL.
 func (s *Sandbox) PostgresVersion() string { return s.pgVersion }
 
 // PostgresSettings returns the effective values, read back from the server,
-// of every setting the sandbox passed (BenchmarkSettings, Options.Settings,
+// of every setting the sandbox passed (DurabilitySettings, Options.Settings,
 // max_connections, shared_buffers, listen_addresses) and lc_collate, sorted
 // by name. The slice is new on each call.
 func (s *Sandbox) PostgresSettings() []Setting { return append([]Setting(nil), s.pgSettings...) }

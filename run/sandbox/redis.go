@@ -41,7 +41,7 @@ func (s *Sandbox) launchRedis(ctx context.Context, bin string) error {
 	s.redisPort = port
 	logPath := filepath.Join(s.dir, "redis.log")
 	s.logf("redis-server %s", bin)
-	p, cg, err := s.spawnServer("redis", func() *exec.Cmd { return exec.Command(bin, s.redisArgs()...) }, logPath, account{}, syscall.SIGKILL)
+	p, cg, v1, err := s.spawnServer("redis", func() *exec.Cmd { return exec.Command(bin, s.redisArgs()...) }, logPath, account{}, syscall.SIGKILL)
 	if err != nil {
 		return err
 	}
@@ -52,9 +52,9 @@ func (s *Sandbox) launchRedis(ctx context.Context, bin string) error {
 		err = s.describeRedis(ctx)
 	}
 	if err != nil {
-		return errors.Join(err, p.stop(stopTimeout, syscall.SIGKILL), cg.remove())
+		return errors.Join(err, p.stop(stopTimeout, syscall.SIGKILL), cg.remove(), v1.remove())
 	}
-	s.redis, s.redisCgroup = p, cg
+	s.redis, s.redisCgroup, s.redisV1 = p, cg, v1
 	s.logf("redis %s (pid %d) on 127.0.0.1:%d", s.redisVersion, p.pid(), port)
 	return writePID(s.dir, redisPIDFile, p.pid())
 }

@@ -30,8 +30,10 @@ type Sandbox struct {
 	redisVersion  string
 	redisSettings []Setting
 
-	// cgroupNote says why a server runs without a cgroup of its own.
-	cgroupNote string
+	// cgroupNote says why a server runs without a cgroup of its own,
+	// cgroupV1Note why without cgroup v1 directories.
+	cgroupNote, cgroupV1Note string
+	pgV1, redisV1            *v1Cgroups
 
 	stopWatch func() bool // stops the ctx watcher set up by Start
 	closeOnce sync.Once
@@ -89,6 +91,7 @@ func newSandbox(o Options) (*Sandbox, error) {
 	base := or(o.BaseDir, defaultBaseDir())
 	sweep(base, o.Log)
 	sweepCgroups(base, o.Log)
+	sweepCgroups1(base, o.Log)
 	dir, err := os.MkdirTemp(base, dirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: cannot create a directory in %s: %w", base, err)
@@ -139,7 +142,7 @@ func (s *Sandbox) Close() error {
 func (s *Sandbox) teardown() error {
 	errRedis := s.redis.stop(stopTimeout, syscall.SIGTERM)
 	errPG := s.pg.stop(stopTimeout, syscall.SIGINT, syscall.SIGQUIT) // fast, then immediate shutdown
-	errCg := errors.Join(s.redisCgroup.remove(), s.pgCgroup.remove())
+	errCg := errors.Join(s.redisCgroup.remove(), s.pgCgroup.remove(), s.redisV1.remove(), s.pgV1.remove())
 	errRm := os.RemoveAll(s.dir)
 	if errRm != nil {
 		errRm = fmt.Errorf("sandbox: %w", errRm)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,13 +26,9 @@ func needServers(t *testing.T, o Options) {
 	if err == nil && o.Postgres {
 		_, err = lookupAccount(or(os.Getenv("GBENCH_SANDBOX_USER"), DefaultUser))
 	}
-	if err == nil {
-		return
+	if err != nil {
+		testsrv.Need(t, "%v", err)
 	}
-	if testsrv.Required() {
-		t.Fatal(err)
-	}
-	t.Skip(err)
 }
 
 // baseDir is a fresh base directory the postgres user can enter when the
@@ -83,8 +80,43 @@ func TestStartBoth(t *testing.T) {
 	}
 	backend := checkPostgres(t, s)
 	checkRedis(t, s)
+	checkCgroups(t, s.PostgresCgroups(), s.PostgresPID(), backend)
+	checkCgroups(t, s.RedisCgroups(), s.RedisPID())
+	pc := s.PostgresCgroups()
 	pids := []int{s.PostgresPID(), s.RedisPID(), backend}
 	checkClose(t, s, pids)
+	for _, dir := range []string{pc.V2, pc.Memory, pc.Blkio} { // CPU is gbench's own
+		if _, err := os.Stat(dir); dir != "" && !os.IsNotExist(err) {
+			t.Errorf("cgroup %s is still there after Close: %v", dir, err)
+		}
+	}
+}
+
+// checkCgroups checks that each of the server's cgroup directories holds
+// every process given: the server and, for PostgreSQL, a backend forked
+// after the server was moved there.
+func checkCgroups(t *testing.T, c Cgroups, pids ...int) {
+	t.Helper()
+	if c.V2 == "" && c.Memory == "" {
+		t.Logf("no cgroup for the server: %s", c.Note)
+		return
+	}
+	for _, dir := range []string{c.V2, c.Memory, c.Blkio, c.CPU} {
+		if dir == "" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		procs := strings.Fields(string(b))
+		for _, pid := range pids {
+			if !slices.Contains(procs, strconv.Itoa(pid)) {
+				t.Errorf("%s/cgroup.procs = %v, want %d among them", dir, procs, pid)
+			}
+		}
+	}
 }
 
 // checkPostgres runs queries over TCP and the socket and returns the pid of
@@ -102,9 +134,9 @@ func checkPostgres(t *testing.T, s *Sandbox) int {
 		"SHOW max_connections":                 "42",
 		"SHOW shared_buffers":                  "16MB",
 		"SHOW work_mem":                        "8MB",
-		"SHOW fsync":                           "off",
-		"SHOW synchronous_commit":              "off",
-		"SHOW full_page_writes":                "off",
+		"SHOW fsync":                           "on",
+		"SHOW synchronous_commit":              "on",
+		"SHOW full_page_writes":                "on",
 		"SHOW listen_addresses":                "127.0.0.1",
 		"SELECT current_database()":            "gbench test",
 		"SHOW server_version":                  s.PostgresVersion(),
@@ -115,7 +147,10 @@ func checkPostgres(t *testing.T, s *Sandbox) int {
 			t.Errorf("%s = %q, want %q", sql, got, w)
 		}
 	}
-	hasSettings(t, s.PostgresSettings(), map[string]string{"max_connections": "42", "shared_buffers": "16MB", "fsync": "off", "work_mem": "8MB"})
+	hasSettings(t, s.PostgresSettings(), map[string]string{"max_connections": "42", "shared_buffers": "16MB", "fsync": "on", "work_mem": "8MB"})
+	if d := s.Durability(); d != "on" {
+		t.Errorf("Durability() = %q, want on (the default)", d)
+	}
 	if ppid := parentPID(t, int(conn.PID())); ppid != s.PostgresPID() {
 		t.Errorf("backend %d has parent %d, want postmaster %d", conn.PID(), ppid, s.PostgresPID())
 	}

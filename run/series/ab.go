@@ -49,6 +49,32 @@ type AB struct {
 	// overlap when there is no difference at all (every order of the runs
 	// equally likely): 2 / C(nA+nB, nA).
 	Chance float64 `json:"chance"`
+	// MaxRegression is gbench ab --max-regression: how much worse than
+	// A's median B's may be on the metric, as a fraction of A's (0.05: a
+	// tps at most 5% lower, a latency at most 5% higher); absent without
+	// it. Regression is how much worse B's median was (negative: better);
+	// Regressed is set when it exceeds MaxRegression, or when a side has
+	// no valid run to compare.
+	MaxRegression *float64 `json:"max_regression,omitempty"`
+	Regression    *float64 `json:"regression,omitempty"`
+	Regressed     bool     `json:"regressed,omitempty"`
+}
+
+// CheckRegression checks B's median against A's with the largest
+// regression allowed, a fraction of A's median.
+func (r *AB) CheckRegression(allowed float64) {
+	r.MaxRegression = &allowed
+	a, b := r.A.Value.Median, r.B.Value.Median
+	if r.A.Point.Runs == 0 || r.B.Point.Runs == 0 || a == 0 {
+		r.Regressed = true
+		return
+	}
+	reg := (b - a) / a
+	if r.HigherIsBetter {
+		reg = -reg
+	}
+	r.Regression = &reg
+	r.Regressed = reg > allowed
 }
 
 // Side is one side of an A/B series.

@@ -33,14 +33,20 @@ func CheckPoints(runs []Run, loads []Load, ts []gate.Threshold) []PointGates {
 // medianFigures are the medians of runs' figures; NaN throughput and no
 // latency when there is no run.
 func medianFigures(runs []*Run) gate.Figures {
-	var tps, fail []float64
+	var tps, fail, failed, mean, lag []float64
 	for _, r := range runs {
 		tps, fail = append(tps, r.TPS), append(fail, r.FailureRatio())
+		failed, mean = append(failed, float64(r.Failed+r.Skipped)), append(mean, r.Latency.MeanUs)
+		if r.Lag != nil {
+			lag = append(lag, r.Lag.MeanUs)
+		}
 	}
-	f := gate.Figures{TPS: Median(tps), Failures: Median(fail)}
+	f := gate.Figures{TPS: Median(tps), Failures: Median(fail), Failed: Median(failed)}
 	if len(runs) == 0 {
-		f.TPS, f.Failures = math.NaN(), math.NaN()
+		f.TPS, f.Failures, f.Failed = math.NaN(), math.NaN(), math.NaN()
 	}
+	f.Mean = func() (float64, bool) { return Median(mean), len(runs) > 0 }
+	f.Lag = func() (float64, bool) { return Median(lag), len(lag) > 0 }
 	f.Latency = func(p float64) (float64, bool) {
 		var xs []float64
 		for _, r := range runs {

@@ -36,6 +36,17 @@ type Stream interface {
 	Drains() bool
 }
 
+// Viewer is a Stream whose received bytes can be decoded where they
+// landed, without a copy into the caller's buffer. View returns what Read
+// would return first (possibly only part of what is received); Discard
+// drops the first n bytes of it. The bytes View returned stay valid, even
+// once discarded, until the next Poller.Wait: a decoded reply may point
+// into them until then.
+type Viewer interface {
+	View() []byte
+	Discard(n int)
+}
+
 // Token identifies a client's connection in a Poller's events.
 type Token uint32
 

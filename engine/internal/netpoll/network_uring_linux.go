@@ -82,8 +82,23 @@ var uringProbe = sync.OnceValue(func() error {
 	return nil
 })
 
-// rbufSize is each connection's receive buffer.
+// rbufSize is a receive buffer: each connection's own one for
+// single-shot receives, or one of the ring's provided buffers.
 const rbufSize = 16 << 10
+
+// maxRingBuffers bounds a thread's provided buffers (16 KiB each).
+const maxRingBuffers = 1024
+
+// ringBuffers is how many provided buffers a thread of conns connections
+// shares: a power of two (the ring's mask), a quarter more than the
+// connections up to maxRingBuffers.
+func ringBuffers(conns int) int {
+	n := 16
+	for n < conns+conns/4 && n < maxRingBuffers {
+		n *= 2
+	}
+	return n
+}
 
 // ringTransport is a plain socket whose sends and receives go through the
 // thread's ring. write queues bytes and never blocks; read hands over what
@@ -118,6 +133,38 @@ type held struct {
 
 func (t *ringTransport) Drains() bool { return true }
 
+// View returns the oldest received bytes not read yet, where the kernel
+// put them: the first provided buffer held, or the connection's own
+// buffer (single-shot receives).
+func (t *ringTransport) View() []byte {
+	if len(t.got) > 0 {
+		h := &t.got[0]
+		return t.p.br.Buf(h.bid)[h.off:h.n]
+	}
+	if t.lo < t.hi {
+		return t.buf[t.lo:t.hi]
+	}
+	return nil
+}
+
+// Discard drops n bytes of View. A provided buffer read to its end goes
+// back to the kernel at the next Wait, not before (see Viewer); the
+// connection's own buffer takes the next receive, posted by that Wait.
+func (t *ringTransport) Discard(n int) {
+	if len(t.got) > 0 {
+		h := &t.got[0]
+		if h.off += n; h.off >= h.n {
+			t.p.release(h.bid)
+			t.got = t.got[:copy(t.got, t.got[1:])]
+		}
+		return
+	}
+	if t.lo += n; t.lo >= t.hi {
+		t.lo, t.hi = 0, 0
+		t.p.queue(t)
+	}
+}
+
 func (t *ringTransport) Read(p []byte) (int, error) {
 	if br := t.p.br; br != nil {
 		n := 0
@@ -126,7 +173,7 @@ func (t *ringTransport) Read(p []byte) (int, error) {
 			c := copy(p[n:], br.Buf(h.bid)[h.off:h.n])
 			n += c
 			if h.off += c; h.off == h.n {
-				t.p.giveBack(h.bid)
+				t.p.release(h.bid)
 				t.got = t.got[:copy(t.got, t.got[1:])]
 			}
 		}
@@ -188,6 +235,7 @@ type ringPoller struct {
 	bufs     []byte           // every connection's receive buffer, mapped off the Go heap (single-shot receives)
 	br       *uring.BufRing   // the provided buffers of multishot receives, when the kernel has them
 	brFree   int              // buffers in br the kernel may take
+	released []uint16         // buffers read to their end, given back at the next Wait
 	starved  []*ringTransport // transports whose multishot receive ended for want of a buffer
 	inflight int              // operations the kernel holds
 	leaked   bool             // the buffers may still be written: never unmapped
@@ -244,13 +292,17 @@ func (p *ringPoller) setup() error {
 	if r.Deferred() {
 		// Linux 6.1 and later: one multishot receive per connection,
 		// armed once, into buffers the kernel takes from a shared ring.
-		// Two per connection leave room for replies larger than one.
-		n := 8
-		for n < 2*len(p.rt) && n < 1<<15 {
-			n *= 2
-		}
+		// A buffer is held from the completion that fills it until the
+		// loop has decoded it, within the same turn as a rule, so the
+		// ring needs as many as replies arrive in one turn, not one per
+		// connection: the kernel cycles through all of them, and each
+		// costs resident memory once written. A turn that finds them all
+		// taken ends the receives that found none (ENOBUFS) and arms
+		// them again at the next Wait.
+		n := ringBuffers(len(p.rt))
 		if br, err := r.NewBufRing(n, rbufSize); err == nil {
 			p.br, p.brFree = br, n
+			p.released = make([]uint16, 0, n)
 		}
 	}
 	if p.br == nil {
@@ -432,6 +484,7 @@ func (p *ringPoller) Wait(deadline, now int64) ([]Event, error) {
 	defer func() { p.waiting = false }()
 	p.events = append(p.events[:0], p.later...)
 	p.later = p.later[:0]
+	p.giveBackReleased()
 	if err := p.post(); err != nil {
 		return nil, err
 	}
@@ -561,12 +614,39 @@ func (p *ringPoller) complete(c *uring.CQE) {
 	}
 }
 
-// giveBack returns a provided buffer to the kernel, and rearms the
-// receives that ended for want of one.
+// release marks a provided buffer read: the next Wait gives it back.
+// Until then the kernel cannot write it, so a reply decoded in place
+// (View) stays valid through the loop's turn, even across the Enter a
+// Remove makes.
+func (p *ringPoller) release(bid uint16) {
+	p.released = append(p.released, bid)
+}
+
+// giveBackReleased gives the buffers released since the last Wait back to
+// the kernel, with one publication for them all.
+func (p *ringPoller) giveBackReleased() {
+	if len(p.released) == 0 {
+		return
+	}
+	for _, bid := range p.released {
+		p.br.Put(bid)
+	}
+	p.brFree += len(p.released)
+	p.released = p.released[:0]
+	p.br.Publish()
+	p.rearmStarved()
+}
+
+// giveBack returns a provided buffer to the kernel at once, and rearms
+// the receives that ended for want of one.
 func (p *ringPoller) giveBack(bid uint16) {
 	p.br.Put(bid)
 	p.br.Publish()
 	p.brFree++
+	p.rearmStarved()
+}
+
+func (p *ringPoller) rearmStarved() {
 	if len(p.starved) > 0 {
 		for _, t := range p.starved {
 			p.queue(t)
@@ -629,7 +709,7 @@ func (p *ringPoller) Remove(tr Stream) {
 			p.rt[tok] = nil
 			if !p.leaked {
 				for _, h := range t.got {
-					p.giveBack(h.bid)
+					p.release(h.bid)
 				}
 			}
 			t.got = nil

@@ -17,18 +17,16 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/pg
 // corpus is the directory of corpora and golden files.
 var corpus = filepath.Join("..", "..", "testdata", "pgbench")
 
-// needPgbench skips t when pgbench or the server is missing, unless
-// GBENCH_REQUIRE_SERVICES=1 makes that a failure.
+// needPgbench skips t when pgbench 15 or the server is missing, or fails
+// it under GBENCH_REQUIRE_SERVICES=1 (testsrv decides); with both there,
+// a pgbench that cannot run SELECT 1 on the server is a failure.
 func needPgbench(t *testing.T) {
 	t.Helper()
-	if Available() {
-		return
+	testsrv.NeedPgbench15(t)
+	testsrv.NeedPostgres(t)
+	if !Available() {
+		t.Fatal("pgbench 15 and the server at GBENCH_TEST_PG are there, but pgbench on PATH cannot run SELECT 1 on it")
 	}
-	msg := "pgbench or the server at GBENCH_TEST_PG (" + Conninfo() + ") is not available"
-	if testsrv.Required() {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
 }
 
 func testContext(t *testing.T) context.Context {

@@ -1,0 +1,1 @@
+\resp GET gbench:item:1
