@@ -433,7 +433,7 @@ func (v *planChecker) pg(field, conninfo string) *pgsql.Config {
 		v.failf(field, "%s", pgsql.ParseConfigError(conninfo, err))
 		return nil
 	}
-	cfg.SetFallbackApplicationName("gbench-matrix")
+	cfg.SetFallbackApplicationName(appName)
 	return cfg
 }
 

@@ -164,10 +164,16 @@ func (p *pgProbe) mark() {
 // postmaster started during the sample has been reaped, its CPU time
 // added to the postmaster's; on a shared server, whose other clients come
 // and go, until gbench's connections have left pg_stat_activity.
+//
+// The timeout bounds the waiting between checks, never a check itself: a
+// query cancelled by its context closes the connection (pgconn), and this
+// one is the probe's, which the run goes on using.
 func (p *pgProbe) settle(ctx context.Context) bool {
-	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
-	defer cancel()
+	deadline := time.Now().Add(settleTimeout)
 	for !p.settled(ctx) {
+		if !time.Now().Before(deadline) {
+			return false
+		}
 		select {
 		case <-ctx.Done():
 			return false

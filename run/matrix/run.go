@@ -334,7 +334,9 @@ func (cc *checkConns) open(s *server) (*pgsql.Client, error) {
 func (cc *checkConns) close() {
 	for s, c := range cc.pg {
 		c.Close()
-		s.pgProbe.settle(context.WithoutCancel(cc.ctx))
+		if !s.pgProbe.settle(context.WithoutCancel(cc.ctx)) {
+			cc.r.logf("the contract check's connections were still open on %s %v after it ended", s.name, settleTimeout)
+		}
 	}
 }
 

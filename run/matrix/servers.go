@@ -39,6 +39,10 @@ func (s *server) probe() probe {
 // open connects the server's set-up and probe connection.
 func (s *server) open(ctx context.Context, c *Config) error {
 	if s.pgCfg != nil {
+		// The probe tells the sample's connections from others by their
+		// application_name (settle): they need one, as the command line
+		// gives them.
+		s.pgCfg.SetFallbackApplicationName(appName)
 		pg, err := s.pgCfg.Open(ctx)
 		if err != nil {
 			return fmt.Errorf("cannot connect to PostgreSQL%s: %w", s.of(), err)
@@ -64,6 +68,10 @@ func (s *server) open(ctx context.Context, c *Config) error {
 	}
 	return nil
 }
+
+// appName is the application_name of the matrix's connections, unless
+// the conninfo names one.
+const appName = "gbench-matrix"
 
 // waitsAppName is the application_name of the wait-state sampler's
 // connection: not gbench-matrix's, whose backends a sample waits to see
