@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,7 +33,12 @@ type Outage struct {
 	Failures int64
 	// First is the first failure's message, for the summary.
 	First string
-	down  int // clients of the window not yet back
+	// ReconnectFailures counts the failed reconnection attempts of the
+	// window's clients; LastReconnectError is the last one's error, which
+	// says why they could not come back.
+	ReconnectFailures  int64
+	LastReconnectError string
+	down               int // clients of the window not yet back
 }
 
 // Duration is End - Start.
@@ -78,6 +84,39 @@ func (o *outages) fail(c *client, now int64, msg string) (first bool) {
 		o.down.Add(1)
 	}
 	return first
+}
+
+// reconnectFailed records that client c's attempt to reconnect failed
+// with err, in the window c went down in.
+func (o *outages) reconnectFailed(c *client, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if c.downIn < 0 || c.downIn >= len(o.list) {
+		return
+	}
+	w := &o.list[c.downIn]
+	w.ReconnectFailures++
+	w.LastReconnectError = oneLine(err.Error())
+}
+
+// oneLine joins a message's lines: pgconn's error for a list of hosts
+// gives each host's on its own line.
+func oneLine(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if !strings.HasSuffix(b.String(), ":") {
+				b.WriteString(";")
+			}
+			b.WriteString(" ")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // succeed records the first successful transaction of c, down since it

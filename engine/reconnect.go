@@ -153,6 +153,10 @@ func (t *thread) reconnected(res reconnResult, now int64) {
 		return
 	}
 	t.cur.ReconnectFailures++
+	t.run.outages.reconnectFailed(c, res.err)
+	if t.cfg.VerboseErrors {
+		t.logf("info", "client %d could not reconnect (attempt %d): %v", c.id, c.attempts+1, res.err)
+	}
 	c.attempts++
 	if m := t.cfg.Reconnect.Max; m > 0 && c.attempts >= m {
 		t.errorf("client %d aborted: could not reconnect in %d attempts: %v", c.id, c.attempts, res.err)

@@ -462,19 +462,26 @@ func TestFailoverToPromotedStandby(t *testing.T) {
 	standby := primary.Replica(t)
 	conninfo := fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%d,%d user=postgres dbname=postgres sslmode=disable target_session_attrs=read-write connect_timeout=2",
 		primary.Port, standby.Port)
+	started := time.Now()
 	run := startFaultRun(t, faultArgs("-n", "-f", writeScript(t, "INSERT INTO done (client) VALUES (:client_id);\n"),
-		"-c", "4", "-T", "6", "-R", "200", conninfo)...)
+		"-c", "4", "-T", "8", "-R", "200", conninfo)...)
 	time.Sleep(1500 * time.Millisecond)
+	stop := time.Now()
 	primary.Stop()
+	stopped := time.Now()
 	standby.Promote()
 	promoted := time.Now()
-	o, res := run.wait(t, 6*time.Second+time.Minute)
+	// The clients can come back only once the standby is promoted; the
+	// run lasts 8 s so that, here, 5 s remain after it.
+	t.Logf("primary stopped in %v, standby promoted %v later, %v after the run began",
+		stopped.Sub(stop).Round(time.Millisecond), promoted.Sub(stopped).Round(time.Millisecond), promoted.Sub(started).Round(time.Millisecond))
+	o, res := run.wait(t, 8*time.Second+time.Minute)
 	if o.code != 0 || res.Aborted != 0 {
 		t.Fatalf("exit %d, %d aborted\n%s", o.code, res.Aborted, o.stderr)
 	}
 	checkCounts(t, res, "")
 	if a := res.Availability; a == nil || len(a.Windows) != 1 || a.Reconnects < 4 {
-		t.Fatalf("want one window and every client reconnected: %+v", a)
+		t.Fatalf("want one window and every client reconnected: %+v\nstdout:\n%s\nstderr:\n%s", a, o.stdout, o.stderr)
 	}
 	// Rows written after the promotion can only be on the promoted standby.
 	after := pgCount(t, standby.ConnString(), fmt.Sprintf("SELECT count(*) FROM done WHERE at > '%s'", promoted.Format(time.RFC3339Nano)))
@@ -483,6 +490,31 @@ func TestFailoverToPromotedStandby(t *testing.T) {
 	}
 	if all := pgCount(t, standby.ConnString(), "SELECT count(*) FROM done"); all < res.Counters.Processed {
 		t.Errorf("%d rows on the new primary, %d completed transactions", all, res.Counters.Processed)
+	}
+}
+
+// A primary lost and a standby never promoted: the window stays open, and
+// the summary and JSON say why the clients could not come back.
+func TestReconnectToReadOnlyStandby(t *testing.T) {
+	primary := testsrv.StartPostgres(t, testsrv.PGOptions{})
+	standby := primary.Replica(t)
+	conninfo := fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%d,%d user=postgres dbname=postgres sslmode=disable target_session_attrs=read-write",
+		primary.Port, standby.Port)
+	run := startFaultRun(t, faultArgs("-n", "-f", writeScript(t, "SELECT 1;\n"), "-c", "2", "-T", "3", "-R", "100", conninfo)...)
+	time.Sleep(time.Second)
+	primary.Stop()
+	o, res := run.wait(t, 3*time.Second+time.Minute)
+	a := res.Availability
+	if a == nil || len(a.Windows) != 1 || !a.Windows[0].Open || a.Reconnects != 0 {
+		t.Fatalf("want one open window and no reconnection: %+v\n%s%s", a, o.stdout, o.stderr)
+	}
+	w := a.Windows[0]
+	if w.ReconnectFailures == 0 || w.ReconnectFailures > a.ReconnectFailures || !strings.Contains(w.LastReconnectError, "read only") {
+		t.Errorf("window's failed attempts %d (run's %d), last error %q", w.ReconnectFailures, a.ReconnectFailures, w.LastReconnectError)
+	}
+	want := fmt.Sprintf("window 1: %d failed reconnection attempts, the last: %s\n", w.ReconnectFailures, w.LastReconnectError)
+	if !strings.Contains(o.stdout, want) {
+		t.Errorf("no %q in\n%s", want, o.stdout)
 	}
 }
 

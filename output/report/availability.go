@@ -36,6 +36,12 @@ type Window struct {
 	Clients    int      `json:"clients"`
 	Failures   int64    `json:"failures"`
 	FirstError string   `json:"first_error"`
+	// ReconnectFailures counts the failed reconnection attempts of the
+	// window's clients, LastReconnectError the last one's error: why they
+	// could not come back (a refused connection, a standby that is still
+	// read-only, a full server...). Both absent when none failed.
+	ReconnectFailures  int64  `json:"reconnect_failures,omitempty"`
+	LastReconnectError string `json:"last_reconnect_error,omitempty"`
 	// Part is, in a merge, the index in parts of the run that saw it:
 	// each worker measures its own windows.
 	Part *int `json:"part,omitempty"`
@@ -55,6 +61,7 @@ func newAvailability(s *Summary) *Availability {
 			Start: res.Start.Add(o.Start), End: res.Start.Add(o.End),
 			StartS: o.Start.Seconds(), EndS: o.End.Seconds(), DurationS: o.Duration().Seconds(),
 			Open: o.Open, Clients: o.Clients, Failures: o.Failures, FirstError: o.First,
+			ReconnectFailures: o.ReconnectFailures, LastReconnectError: o.LastReconnectError,
 		}
 		if o.Recovered > 0 {
 			r := o.Recovered.Seconds()

@@ -18,6 +18,11 @@ const maxListedOutages = 10
 //	number of reconnections: 64 (failed attempts: 192)
 //	unavailability windows: 1, total 3.215 s, longest 3.215 s
 //	window 1: 2.104 s to 5.319 s (3.215 s), 64 clients down, all back at 5.402 s
+//
+// A window some clients never came back from adds why their last
+// reconnection attempt failed:
+//
+//	window 1: 84 failed reconnection attempts, the last: failed to connect to ...: connection refused
 func writeOutages(w *writer, s *Summary, t *stats.Txn, of int64) {
 	if !s.Config.Reconnect.Enabled {
 		return
@@ -48,6 +53,10 @@ func writeOutage(w *writer, n int, o *engine.Outage) {
 		back = "all back at " + secs(o.Recovered)
 	}
 	w.printf("window %d: %s %s (%s), %d clients down, %s\n", n, secs(o.Start), end, secs(o.Duration()), o.Clients, back)
+	if o.LastReconnectError != "" && o.Recovered == 0 {
+		// The clients that never came back: why their last attempt failed.
+		w.printf("window %d: %d failed reconnection attempts, the last: %s\n", n, o.ReconnectFailures, o.LastReconnectError)
+	}
 }
 
 // secs prints a duration in seconds with milliseconds.
