@@ -2,6 +2,7 @@ package testsrv
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,22 +61,60 @@ func StartRedis(t testing.TB, args ...string) *Redis {
 func startRedis(t testing.TB, client *tls.Config, args ...string) *Redis {
 	t.Helper()
 	dir := newDir(t, nil)
-	r := &Redis{t: t, bin: redisBin(t), Port: freePort(t), Log: filepath.Join(dir, "redis.log"), tls: client}
-	listen := []string{"--port", strconv.Itoa(r.Port)}
-	if client != nil {
-		listen = []string{"--port", "0", "--tls-port", strconv.Itoa(r.Port)}
-		r.TLSPort = r.Port
-	}
-	r.args = append(append(listen, "--bind", "127.0.0.1", "--dir", dir,
-		"--save", "", "--appendonly", "no", "--logfile", r.Log), args...)
+	r := &Redis{t: t, bin: redisBin(t), Log: filepath.Join(dir, "redis.log"), tls: client}
 	for i, a := range args {
 		if a == "--requirepass" && i+1 < len(args) {
 			r.password = args[i+1]
 		}
 	}
+	// A cluster node also listens on its port + 10000 (the cluster bus),
+	// which freePort does not reserve. A port taken between freePort and
+	// the server's bind (by another test's server or any connection's
+	// ephemeral port) makes the server abort: it then starts again on new
+	// ports, a few times.
+	bus := slices.Contains(args, "--cluster-enabled")
 	t.Cleanup(r.kill)
-	r.Start()
-	return r
+	for attempt := 1; ; attempt++ {
+		r.Port = freePort(t)
+		for bus && !portFree(r.Port+clusterBusOffset) {
+			r.Port = freePort(t)
+		}
+		listen := []string{"--port", strconv.Itoa(r.Port)}
+		if client != nil {
+			listen = []string{"--port", "0", "--tls-port", strconv.Itoa(r.Port)}
+			r.TLSPort = r.Port
+		}
+		r.args = append(append(listen, "--bind", "127.0.0.1", "--dir", dir,
+			"--save", "", "--appendonly", "no", "--logfile", r.Log), args...)
+		up, busy := r.start()
+		switch {
+		case up:
+			return r
+		case busy && attempt < 3:
+			r.kill()
+			r.cmd = nil
+			os.Remove(r.Log)
+			continue
+		}
+		t.Fatalf("redis-server on %s did not answer PING\n%s", r.Addr(), tail(r.Log))
+	}
+}
+
+// clusterBusOffset is how far above its port a cluster node listens for
+// the cluster bus.
+const clusterBusOffset = 10000
+
+// portFree reports whether port of 127.0.0.1 can be listened on now.
+func portFree(port int) bool {
+	if port > 65535 {
+		return false
+	}
+	ln, err := net.Listen("tcp", addr(port))
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
 }
 
 // Addr is "127.0.0.1:<Port>".
@@ -87,13 +127,29 @@ func (r *Redis) URL() string { return "redis://" + r.Addr() + "/0" }
 // same directives, and waits until it answers PING.
 func (r *Redis) Start() {
 	r.t.Helper()
+	if up, _ := r.start(); !up {
+		r.t.Fatalf("redis-server on %s did not answer PING\n%s", r.Addr(), tail(r.Log))
+	}
+}
+
+// start starts the server and waits until it answers PING (up) or its
+// log says it could not listen (busy: a port was taken), for at most 20 s.
+func (r *Redis) start() (up, busy bool) {
+	r.t.Helper()
 	r.cmd = exec.Command(r.bin, r.args...)
 	if err := r.cmd.Start(); err != nil {
 		need(r.t, "start redis-server: %v", err)
 	}
-	if !waitFor(20*time.Second, func() bool { _, err := r.Do("PING"); return err == nil }) {
-		r.t.Fatalf("redis-server on %s did not answer PING\n%s", r.Addr(), tail(r.Log))
-	}
+	waitFor(20*time.Second, func() bool {
+		if _, err := r.Do("PING"); err == nil {
+			up = true
+			return true
+		}
+		log, _ := os.ReadFile(r.Log)
+		busy = bytes.Contains(log, []byte("Address already in use"))
+		return busy
+	})
+	return up, busy
 }
 
 // Stop stops the server (SIGTERM) and waits for it to exit. Its data is
