@@ -464,7 +464,6 @@ func matrixPG(conninfo string) (*pgsql.Config, error) {
 	if err != nil {
 		return nil, usagef("invalid --pg: %s", pgsql.ParseConfigError(conninfo, err))
 	}
-	pg.SetFallbackApplicationName("gbench-matrix")
 	return pg, nil
 }
 

@@ -433,7 +433,6 @@ func (v *planChecker) pg(field, conninfo string) *pgsql.Config {
 		v.failf(field, "%s", pgsql.ParseConfigError(conninfo, err))
 		return nil
 	}
-	cfg.SetFallbackApplicationName(appName)
 	return cfg
 }
 
