@@ -9,7 +9,10 @@
 # other CPU (busy time that was neither the tool's nor the server's, in %
 # of all cores: a round with much of it was disturbed), and its median
 # initial connection time and wall time (pgbench's -T includes its
-# connection setup; gbench's starts after it).
+# connection setup; gbench's starts after it). Below each gbench line, the
+# per-round ratios: each round's figure over pgbench's in the same round
+# (adjacent runs, so a drift in the machine's speed cancels), as median
+# (min-max), and each round's other CPU.
 #
 #   bench/pgbench-vs-gbench.sh                      # defaults below
 #   PAIRS=3 DURATION=5 CLIENTS="4 16 64 256" bench/pgbench-vs-gbench.sh
@@ -129,18 +132,37 @@ run() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+# paired PGBENCH_FILE TOOL_FILE: per-round ratios (tps, client CPU and
+# server CPU per transaction) of rounds both tools completed: median (min-max).
+paired() {
+	awk 'NR == FNR { tps[$1] = $2; cpu[$1] = $3; srv[$1] = $6; next }
+		($1 in tps) && tps[$1] > 0 && cpu[$1] > 0 && srv[$1] > 0 {
+			n++; t[n] = $2 / tps[$1]; u[n] = $3 / cpu[$1]; s[n] = $6 / srv[$1]; o = (o == "" ? "" : o " ") $7 }
+		function med(a, n,  i, j, x) {
+			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END {
+			if (n == 0) { print "    per round: no round in which both completed"; exit }
+			mt = med(t, n); mu = med(u, n); ms = med(s, n)
+			printf "    per round (%d), over pgbench: tps %.2f (%.2f-%.2f)  client %.2f (%.2f-%.2f)  server %.2f (%.2f-%.2f)%s  other%% %s\n",
+				n, mt, t[1], t[n], mu, u[1], u[n], ms, s[1], s[n], (ms > 1.03 && s[1] > 1.0 ? " !" : ""), o }' "$1" "$2"
+}
+
 reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
 
 echo "server: PostgreSQL with fsync=off synchronous_commit=off full_page_writes=on (read-only workloads)"
 printf "%-12s %7s  %-16s %12s %6s  %12s %6s  %12s %6s  %7s  %9s %7s\n" workload clients tool tps ratio "cpu us/tx" ratio "srv us/tx" ratio "other%" "conn ms" "wall s"
 for w in $WORKLOADS; do
 	for c in $CLIENTS; do
-		for tool in $tools; do : >"$work/r.$tool"; done
+		for tool in $tools; do : >"$work/r.$tool"; : >"$work/p.$tool"; done
 		i=0
 		while [ $i -lt "$PAIRS" ]; do
 			order=$tools
 			[ $((i % 2)) = 1 ] && order=$(reversed $tools)
-			for tool in $order; do run "$tool" "$w" "$c" >>"$work/r.$tool"; done
+			for tool in $order; do
+				line=$(run "$tool" "$w" "$c")
+				[ -n "$line" ] && echo "$line" >>"$work/r.$tool" && echo "$i $line" >>"$work/p.$tool"
+			done
 			i=$((i + 1))
 		done
 		pt=$(cut -d' ' -f1 "$work/r.pgbench" | median); pc=$(cut -d' ' -f2 "$work/r.pgbench" | median)
@@ -152,6 +174,11 @@ for w in $WORKLOADS; do
 			# A server ratio above 1.03 is marked: gbench makes the server work more.
 			echo "$w $c $tool $t $pt $u $pc $cm $wl $sv $ps $ot" | awk '{ sr = ($11 + 0 > 0 ? $10 / $11 : 0)
 				printf "%-12s %7d  %-16s %12.1f %6.2f  %12.2f %6.2f  %12.2f %5.2f%s  %7.1f  %9.1f %7.2f\n", $1, $2, $3, $4, ($5 + 0 > 0 ? $4 / $5 : 0), $6, ($7 + 0 > 0 ? $6 / $7 : 0), $10, sr, (sr > 1.03 ? "!" : " "), $12, $8, $9 }'
+			# Per round: each round's figure over pgbench's in the same round (the
+			# two ran next to each other, so a drift in the machine's speed
+			# cancels), their median and range. A server median above 1.03
+			# whose range stays above 1.0 is marked.
+			[ "$tool" != pgbench ] && paired "$work/p.pgbench" "$work/p.$tool"
 			if [ -n "${VERBOSE:-}" ]; then
 				echo "  runs (tps us/tx conn_ms wall_s srv_us/tx other%): $(tr '\n' ';' <"$work/r.$tool")"
 			fi
