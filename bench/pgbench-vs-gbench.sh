@@ -16,6 +16,14 @@
 #
 #   bench/pgbench-vs-gbench.sh                      # defaults below
 #   PAIRS=3 DURATION=5 CLIENTS="4 16 64 256" bench/pgbench-vs-gbench.sh
+#   TOTAL=64000 bench/pgbench-vs-gbench.sh          # every run -t TOTAL/clients, not -T
+#
+# Under -T the server's costs per connection (a backend's start and exit,
+# its first touch of each shared buffer page: 1 to 4 page faults per
+# transaction at 16 to 64 connections in a 4 s run) are spread over the
+# run's transactions, so the tool with fewer transactions shows more server
+# CPU per transaction. With TOTAL every tool does the same transactions per
+# connection (bench/server-counts.sh counts what reaches the server).
 #
 # More gbench variants join the same rounds, under the same conditions:
 #   GBENCH_BASE=/tmp/gbench-old   a gbench binary built before a change ("gbench-base")
@@ -107,7 +115,8 @@ run() {
 	gbench-*) bin="env GBENCH_TRANSPORT=${tool#gbench-} $work/gbench --percentiles=" ;;
 	esac
 	s0=$(srvticks) b0=$(busyticks)
-	out=$(/usr/bin/time -f "cpu %U %S %e" $bin $conn -n -M prepared -c "$c" -j "$JOBS" -T "$DURATION" $what postgres 2>&1)
+	if [ -n "${TOTAL:-}" ]; then len="-t $((TOTAL / c))"; else len="-T $DURATION"; fi
+	out=$(/usr/bin/time -f "cpu %U %S %e" $bin $conn -n -M prepared -c "$c" -j "$JOBS" $len $what postgres 2>&1)
 	sleep 0.3 # the postmaster reaps the run's backends
 	s1=$(srvticks) b1=$(busyticks)
 	tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
@@ -150,7 +159,8 @@ paired() {
 
 reversed() { for x in "$@"; do echo "$x"; done | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }'; }
 
-echo "server: PostgreSQL with fsync=off synchronous_commit=off full_page_writes=on (read-only workloads)"
+runs="-T $DURATION"; [ -n "${TOTAL:-}" ] && runs="$TOTAL transactions (-t TOTAL/clients)"
+echo "server: PostgreSQL with fsync=off synchronous_commit=off full_page_writes=on (read-only workloads); runs of $runs"
 printf "%-12s %7s  %-16s %12s %6s  %12s %6s  %12s %6s  %7s  %9s %7s\n" workload clients tool tps ratio "cpu us/tx" ratio "srv us/tx" ratio "other%" "conn ms" "wall s"
 for w in $WORKLOADS; do
 	for c in $CLIENTS; do
