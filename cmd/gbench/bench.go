@@ -411,7 +411,7 @@ func (b *benchSetup) prepareServer(ctx context.Context, env *Env, o *options) in
 
 // finish prints the results and returns the exit status.
 func (b *benchSetup) finish(env *Env, o *options, res *engine.Result) int {
-	b.summary.Config, b.summary.Result = b.cfg, res
+	b.summary.Config, b.summary.Result = report.RunConfigOf(b.cfg), report.RunResultOf(res)
 	if b.summary.Scale == 0 {
 		b.summary.Scale = b.cfg.Scale
 	}

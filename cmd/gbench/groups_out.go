@@ -31,7 +31,7 @@ type groupRun struct {
 }
 
 // progress prints the group's -P line and adds it to the totals.
-func (g *groupRun) progress(cfg *engine.Config, p engine.Progress, ts bool, pct []float64) {
+func (g *groupRun) progress(cfg *report.RunConfig, p engine.Progress, ts bool, pct []float64) {
 	g.ticks.add(g, cfg, p, ts, pct)
 }
 
@@ -43,7 +43,7 @@ func (g *groupRun) progress(cfg *engine.Config, p engine.Progress, ts bool, pct 
 type groupTicks struct {
 	mu      sync.Mutex
 	w       io.Writer
-	cfg     engine.Config     // for the totals' line: the groups' clients, rate, limits
+	cfg     report.RunConfig  // for the totals' line: the groups' clients, rate, limits
 	last    map[*groupRun]int // the last interval each running group reported
 	pending map[int]*groupTick
 	ts      bool
@@ -61,21 +61,23 @@ type groupTick struct {
 // newGroupTicks wires the groups that print -P lines to one groupTicks;
 // nil when none does.
 func newGroupTicks(env *Env, groups []*clientGroup) *groupTicks {
-	t := &groupTicks{w: env.Stderr, last: map[*groupRun]int{}, pending: map[int]*groupTick{}, cfg: engine.Config{MaxTries: 1}}
+	t := &groupTicks{w: env.Stderr, last: map[*groupRun]int{}, pending: map[int]*groupTick{}, cfg: report.RunConfig{MaxTries: 1}}
 	for _, g := range groups {
 		if g.run == nil || g.o.progress == 0 {
 			continue
 		}
 		g.run.ticks = t
 		t.last[g.run] = 0
-		c := g.b.cfg
+		c := report.RunConfigOf(g.b.cfg)
 		t.cfg.Clients += c.Clients
 		t.cfg.Rate += c.Rate
 		t.cfg.LatencyLimit = max(t.cfg.LatencyLimit, c.LatencyLimit)
 		if c.MaxTries != 1 {
 			t.cfg.MaxTries = c.MaxTries
 		}
-		t.cfg.Reconnect.Enabled = t.cfg.Reconnect.Enabled || c.Reconnect.Enabled
+		if t.cfg.Reconnect == nil {
+			t.cfg.Reconnect = c.Reconnect
+		}
 	}
 	if len(t.last) == 0 {
 		return nil
@@ -83,7 +85,7 @@ func newGroupTicks(env *Env, groups []*clientGroup) *groupTicks {
 	return t
 }
 
-func (t *groupTicks) add(g *groupRun, cfg *engine.Config, p engine.Progress, ts bool, pct []float64) {
+func (t *groupTicks) add(g *groupRun, cfg *report.RunConfig, p engine.Progress, ts bool, pct []float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.ts, t.pct = ts, pct
@@ -148,7 +150,7 @@ func (t *groupTicks) flush(all bool) {
 }
 
 // line writes one -P line in pgbench's form with who it is about last.
-func (t *groupTicks) line(cfg *engine.Config, p engine.Progress, who string) {
+func (t *groupTicks) line(cfg *report.RunConfig, p engine.Progress, who string) {
 	var b bytes.Buffer
 	if err := report.ProgressLine(&b, cfg, p, t.ts, t.pct); err != nil {
 		fmt.Fprintf(t.w, "gbench: error: writing progress: %v\n", err)

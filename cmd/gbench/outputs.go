@@ -32,12 +32,13 @@ type outputs struct {
 // --json and the --hdr-log intervals into the engine configuration.
 func (b *benchSetup) setOutputs(env *Env, o *options) {
 	cfg := b.cfg
+	run := report.RunConfigOf(cfg) // what the -P lines, the logs and the gates read of cfg
 	out := &outputs{env: env, jsonPath: o.jsonOut, hdrPath: o.hdrLog}
 	b.out = out
 	if o.log {
 		cfg.Log = &report.LogFiles{
 			Prefix: o.logPrefix, PID: os.Getpid(),
-			Options:   report.LogOptionsFor(cfg, o.failuresDetailed),
+			Options:   report.LogOptionsFor(run, o.failuresDetailed),
 			Aggregate: time.Duration(o.aggInterval) * time.Second,
 		}
 	}
@@ -49,12 +50,12 @@ func (b *benchSetup) setOutputs(env *Env, o *options) {
 		ts, pct := o.progressTimestamp, b.percentiles
 		if g := o.group; g != nil {
 			each = append(each, func(p engine.Progress) {
-				g.progress(cfg, p, ts, pct)
+				g.progress(run, p, ts, pct)
 				out.progressSeries(p)
 			})
 		} else {
 			each = append(each, func(p engine.Progress) {
-				if err := report.ProgressLine(env.Stderr, cfg, p, ts, pct); err != nil {
+				if err := report.ProgressLine(env.Stderr, run, p, ts, pct); err != nil {
 					fmt.Fprintf(env.Stderr, "gbench: error: writing progress: %v\n", err)
 				}
 				out.progressSeries(p)
@@ -70,7 +71,7 @@ func (b *benchSetup) setOutputs(env *Env, o *options) {
 		each = append(each, b.metrics.Update)
 	}
 	if g := b.gates; g != nil && g.grace >= 0 {
-		each = append(each, func(p engine.Progress) { g.onProgress(cfg, p) })
+		each = append(each, func(p engine.Progress) { g.onProgress(run, p) })
 	}
 	if len(each) > 0 {
 		if o.progress == 0 {

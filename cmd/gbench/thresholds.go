@@ -97,7 +97,7 @@ func (g *gates) withAbort(ctx context.Context) context.Context {
 
 // onProgress checks the figures so far at a -P (or one-second) tick;
 // after the grace period, the first breach stops the run.
-func (g *gates) onProgress(cfg *engine.Config, p engine.Progress) {
+func (g *gates) onProgress(cfg *report.RunConfig, p engine.Progress) {
 	if g.cancel == nil || p.Elapsed.Seconds() < g.grace {
 		return
 	}
@@ -106,7 +106,7 @@ func (g *gates) onProgress(cfg *engine.Config, p engine.Progress) {
 	if g.stop != nil {
 		return
 	}
-	s := &report.Summary{Config: cfg, Result: &engine.Result{Stats: p.Total, Bench: p.Elapsed}}
+	s := &report.Summary{Config: cfg, Result: &report.RunResult{Stats: p.Total, Bench: p.Elapsed}}
 	vs := report.CheckThresholds(s, g.list)
 	if !gate.Breached(vs) {
 		return

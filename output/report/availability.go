@@ -50,7 +50,7 @@ type Window struct {
 // newAvailability returns the run's availability; nil without
 // --reconnect.
 func newAvailability(s *Summary) *Availability {
-	if !s.Config.Reconnect.Enabled {
+	if s.Config.Reconnect == nil {
 		return nil
 	}
 	res := s.Result

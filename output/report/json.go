@@ -331,15 +331,14 @@ func newConfig(s *Summary) Config {
 		Percentiles:     append([]float64{}, s.Percentiles...),
 		ContinueOnError: cfg.ContinueOnError, IOTimeoutS: cfg.IOTimeout.Seconds(),
 	}
-	if p := cfg.Reconnect; p.Enabled {
-		c.Reconnect = &ReconnectPolicy{DelayS: p.Delay.Seconds(), MaxDelayS: p.MaxDelay.Seconds(), Max: p.Max}
+	if p := cfg.Reconnect; p != nil {
+		q := *p
+		c.Reconnect = &q
 	}
 	if cfg.Duration > 0 {
 		c.Mode, c.DurationS, c.TransactionsPerClient = "duration", cfg.Duration.Seconds(), 0
 	}
-	for _, d := range cfg.Defines {
-		c.Defines = append(c.Defines, d.Name+"="+d.Value)
-	}
+	c.Defines = append(c.Defines, cfg.Defines...)
 	return c
 }
 

@@ -80,7 +80,7 @@ func fakeSummary(t testing.TB, seed uint64, scriptTexts ...string) *Summary {
 		Bench: 10*time.Second + time.Duration(seed)*time.Millisecond, ConnElapsed: 30 * time.Millisecond,
 		UserCPU: 2 * time.Second, SysCPU: time.Second,
 	}
-	return &Summary{Config: cfg, Result: res, Scale: 10, Percentiles: testPercentiles, FailuresDetailed: true}
+	return &Summary{Config: RunConfigOf(cfg), Result: RunResultOf(res), Scale: 10, Percentiles: testPercentiles, FailuresDetailed: true}
 }
 
 // fakeIntervals are -P intervals, with histograms.

@@ -43,13 +43,13 @@ type LogOptions struct {
 }
 
 // LogOptionsFor returns the log options pgbench 15 uses for cfg.
-func LogOptionsFor(cfg *engine.Config, failuresDetailed bool) LogOptions {
+func LogOptionsFor(cfg *RunConfig, failuresDetailed bool) LogOptions {
 	return LogOptions{
 		Lag:                cfg.Rate > 0,
 		Retries:            cfg.MaxTries != 1,
 		FailuresDetailed:   failuresDetailed,
-		OtherFailures:      cfg.Program != nil && cfg.Program.HasRESP || cfg.ContinueOnError || cfg.Reconnect.Enabled,
-		ConnectionFailures: cfg.Reconnect.Enabled,
+		OtherFailures:      cfg.Program != nil && cfg.Program.HasRESP || cfg.ContinueOnError || cfg.Reconnect != nil,
+		ConnectionFailures: cfg.Reconnect != nil,
 	}
 }
 

@@ -24,7 +24,7 @@ const maxListedOutages = 10
 //
 //	window 1: 84 failed reconnection attempts, the last: failed to connect to ...: connection refused
 func writeOutages(w *writer, s *Summary, t *stats.Txn, of int64) {
-	if !s.Config.Reconnect.Enabled {
+	if s.Config.Reconnect == nil {
 		return
 	}
 	st := s.Result.Stats

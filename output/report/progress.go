@@ -10,7 +10,7 @@ import (
 // ProgressLine writes one -P line in pgbench's form, then gbench's extra
 // fields (latency percentiles of the interval) after pgbench's, so that a
 // parser of pgbench lines still works.
-func ProgressLine(out io.Writer, cfg *engine.Config, p engine.Progress, timestamp bool, percentiles []float64) error {
+func ProgressLine(out io.Writer, cfg *RunConfig, p engine.Progress, timestamp bool, percentiles []float64) error {
 	w := &writer{w: out}
 	t := p.Txn
 	label := fmt.Sprintf("%.1f s", p.Elapsed.Seconds())
@@ -34,7 +34,7 @@ func ProgressLine(out io.Writer, cfg *engine.Config, p engine.Progress, timestam
 	if cfg.MaxTries != 1 {
 		w.printf(", %d retried, %d retries", t.Retried, t.Retries)
 	}
-	if cfg.Reconnect.Enabled {
+	if cfg.Reconnect != nil {
 		// gbench's: whose connections failed, and who is still without one.
 		w.printf(", %d connection failures, %d of %d clients down", t.ConnectionFailures, p.Down, cfg.Clients)
 	}

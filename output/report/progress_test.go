@@ -62,7 +62,7 @@ func TestProgressGolden(t *testing.T) {
 	for _, c := range cases {
 		cfg := c.cfg
 		cfg.Program = prog
-		if err := ProgressLine(&b, &cfg, c.p, c.ts, c.pct); err != nil {
+		if err := ProgressLine(&b, RunConfigOf(&cfg), c.p, c.ts, c.pct); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestProgressGolden(t *testing.T) {
 func TestProgressReturnsWriteErrors(t *testing.T) {
 	cfg := &engine.Config{Program: textProgram(t, script.Simple, textScript{"builtin:select-only", 1}), MaxTries: 1}
 	p := engine.Progress{Elapsed: time.Second, Interval: time.Second, Txn: progressTxn(1, 0, 0, 1)}
-	if err := ProgressLine(failingWriter{}, cfg, p, false, nil); err == nil {
+	if err := ProgressLine(failingWriter{}, RunConfigOf(cfg), p, false, nil); err == nil {
 		t.Fatal("ProgressLine returned no error for a failing writer")
 	}
 }
@@ -99,7 +99,7 @@ func ExampleProgressLine() {
 	}
 	txn.Record(stats.Skipped, 0, 0, 1)
 	p := engine.Progress{Elapsed: 3 * time.Second, Interval: time.Second, Txn: txn}
-	_ = ProgressLine(os.Stdout, cfg, p, false, []float64{50, 100})
+	_ = ProgressLine(os.Stdout, RunConfigOf(cfg), p, false, []float64{50, 100})
 	// Output:
 	// progress: 3.0 s, 3.0 tps, lat 5.333 ms stddev 4.732, 0 failed, lag 0.100 ms, 1 skipped, p50 2.501 ms, max 12.007 ms
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/stats"
 	"github.com/gbench/gbench/script"
 )
@@ -16,28 +15,26 @@ import (
 // printed; for a merge of workers, the text one run with all their
 // clients prints. The program it describes has the scripts' names,
 // weights and commands as the result records them, enough for the
-// summary and nothing else; it cannot be run.
+// summary and nothing else; it cannot be run. It is the report's own
+// description of the run (RunConfig, RunResult): reading and rendering a
+// result needs no engine type.
 func SummaryOf(r *Result) (*Summary, error) {
 	prog, err := programOf(r)
 	if err != nil {
 		return nil, err
 	}
 	c := &r.Config
-	cfg := &engine.Config{
-		Program: prog, Clients: c.Clients, Threads: c.Threads, Transactions: c.TransactionsPerClient,
+	cfg := &RunConfig{
+		Program: prog, Clients: c.Clients, Transactions: c.TransactionsPerClient,
 		Duration: seconds(c.DurationS), Rate: c.Rate, LatencyLimit: millis(c.LatencyLimitMs),
 		MaxTries: c.MaxTries, Connect: c.Connect, Progress: seconds(c.ProgressS), PerCommand: c.PerCommand,
-		Seed: c.RandomSeed, Scale: c.Scale, SamplingRate: c.SamplingRate,
-	}
-	for _, d := range c.Defines {
-		name, value, _ := strings.Cut(d, "=")
-		cfg.Defines = append(cfg.Defines, engine.Define{Name: name, Value: value})
+		Seed: c.RandomSeed, SamplingRate: c.SamplingRate, Defines: c.Defines,
 	}
 	block, err := blockOf(r)
 	if err != nil {
 		return nil, err
 	}
-	res := &engine.Result{
+	res := &RunResult{
 		Stats: block, Threads: c.Threads, Clients: c.Clients, Start: r.Start,
 		Bench: seconds(r.Durations.BenchS), ConnElapsed: seconds(r.Durations.InitialConnS),
 		Aborted: r.Aborted, Interrupted: r.Interrupted,

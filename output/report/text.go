@@ -9,14 +9,14 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/gbench/gbench/engine"
 	"github.com/gbench/gbench/engine/stats"
 )
 
-// Summary is what the text summary needs to know about a run.
+// Summary is what the text summary needs to know about a run: a run's
+// (RunConfigOf, RunResultOf) or a stored result's (SummaryOf).
 type Summary struct {
-	Config *engine.Config
-	Result *engine.Result
+	Config *RunConfig
+	Result *RunResult
 	// Scale is the scaling factor shown (from -s or pgbench_branches).
 	Scale int
 	// PartitionMethod and Partitions describe pgbench_accounts, shown when
@@ -99,7 +99,7 @@ func Text(out io.Writer, s *Summary) error {
 }
 
 // writeLate prints the transactions over --latency-limit.
-func writeLate(w *writer, cfg *engine.Config, total *stats.Txn) {
+func writeLate(w *writer, cfg *RunConfig, total *stats.Txn) {
 	if cfg.LatencyLimit > 0 {
 		w.printf("number of transactions above the %.1f ms latency limit: %d/%d (%s%%)\n",
 			float64(cfg.LatencyLimit.Microseconds())/1000.0, total.Late, total.Cnt, fmtPct(latePct(total)))

@@ -137,7 +137,7 @@ func (r *textRun) summary(threads int) *Summary {
 		Bench: 10 * time.Second, ConnElapsed: 12345 * time.Microsecond,
 	}
 	r.block.ConnTime = 2_500_000
-	return &Summary{Config: r.cfg, Result: res, Scale: 2, Percentiles: []float64{50, 90, 99, 99.9, 100}}
+	return &Summary{Config: RunConfigOf(r.cfg), Result: RunResultOf(res), Scale: 2, Percentiles: []float64{50, 90, 99, 99.9, 100}}
 }
 
 // TestTextGolden pins the text summary, line for line, for the shapes of
