@@ -149,6 +149,9 @@ func (c *client) advance(now int64) {
 			}
 			c.state = stStartTx
 			if c.th.timeUp(now) {
+				// The slot was due before the end (prepareThrottle ends
+				// the client otherwise), but the client woke after it.
+				c.th.unstarted++
 				c.state = stFinished
 			}
 		case stStartCommand:

@@ -220,6 +220,40 @@ func TestFakeRateLag(t *testing.T) {
 		if got, want := lag.Mean(), float64(sumLag.Microseconds())/float64(n); got < want-1e-6 || got > want+1e-6 {
 			t.Errorf("mean lag %.3f us, want %.3f (%d of %d slots late)", got, want, late, n)
 		}
+		if want := int64(len(slotTimes(seed, 1, rate, d))) - n; res.Unstarted != want {
+			t.Errorf("%d slots unstarted, want %d", res.Unstarted, want)
+		}
+	})
+}
+
+// TestFakeRateUnstarted: one client at 100 tps on a server that takes
+// 300 ms falls further behind with every transaction; when -T comes, the
+// slots it has not reached were due but never start, and no transaction
+// sees their lag. Result.Unstarted counts them: with the replayed run,
+// they and the transactions make up the schedule up to -T.
+func TestFakeRateUnstarted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rate, d, seed, latency = 100.0, 2 * time.Second, 5, 300 * time.Millisecond
+		res := fakeRun(t, "SELECT 1;\n", latency, func(c *engine.Config) {
+			c.Clients, c.Transactions, c.Duration, c.Rate, c.Seed = 1, 0, d, rate, seed
+		})
+		slots := slotTimes(seed, 1, rate, d)
+		var free time.Duration
+		var n int64
+		for _, slot := range slots {
+			start := max(slot, free)
+			if start >= d {
+				break
+			}
+			n, free = n+1, start+latency
+		}
+		got := res.Stats.Total.Cnt
+		if got != n || res.Unstarted != int64(len(slots))-n {
+			t.Errorf("%d transactions and %d unstarted, want %d and %d of the %d slots", got, res.Unstarted, n, int64(len(slots))-n, len(slots))
+		}
+		if res.Unstarted < 100 {
+			t.Errorf("only %d slots unstarted: the test would not test them", res.Unstarted)
+		}
 	})
 }
 

@@ -44,15 +44,16 @@ func slotTimes(seed uint64, clients int, rate float64, d time.Duration) []time.D
 }
 
 // TestRateFollowsTheSeededSchedule runs 10 s at 1000 tps. Without
-// --latency-limit every slot of the seeded Poisson schedule runs, late or
-// not, except those near the end that no client takes before the end (a
-// client that finishes a transaction after the end takes no new slot, as in
-// pgbench). A slot scheduled at s is taken before its transaction starts,
-// at most the run's largest lag after s; so every slot up to the end minus
-// the largest lag runs, and none after the end. Comparing with the seeded
-// schedule itself avoids guessing the Poisson spread (about 1% at this
-// size), and using the run's own lag keeps the test true on a loaded
-// machine; TestPoissonScheduleRate checks the schedule's rate.
+// --latency-limit every slot of the seeded Poisson schedule up to the end
+// either runs, late or not, or is counted in Result.Unstarted: due before
+// the end, it was not started because the client woke only after the end
+// (a client that finishes a transaction after the end takes no new slot,
+// as in pgbench). Comparing with the seeded schedule itself avoids
+// guessing the Poisson spread (about 1% at this size), and the sum is
+// exact however loaded the machine: a stall of the client across the end
+// moves slots from run to unstarted, and the lag of those is seen by no
+// transaction (CI once saw 10005 run, a largest lag of 14 ms, and 44 due
+// slots unrun). TestPoissonScheduleRate checks the schedule's rate.
 func TestRateFollowsTheSeededSchedule(t *testing.T) {
 	pg := testPG(t, "sslmode=disable")
 	const rate, d, seed = 1000.0, 10 * time.Second, 7
@@ -61,12 +62,18 @@ func TestRateFollowsTheSeededSchedule(t *testing.T) {
 		c.Rate, c.Seed, c.PerCommand = rate, seed, false
 	})
 	maxLag := time.Duration(res.Stats.Total.Lag.Max) * time.Microsecond
-	most := scheduledSlots(seed, 4, rate, d)
-	least := scheduledSlots(seed, 4, rate, d-maxLag-time.Millisecond)
+	slots := scheduledSlots(seed, 4, rate, d)
 	got := res.Stats.Total.Cnt
-	t.Logf("%d transactions; schedule: %d slots up to 10 s, %d up to 10 s minus the largest lag (%v)", got, most, least, maxLag)
-	if res.Aborted != 0 || got > most || got < least {
-		t.Errorf("%d transactions outside [%d, %d]\n%s", got, least, most, stderr)
+	t.Logf("%d transactions, %d due slots unstarted, largest lag %v; schedule: %d slots up to 10 s", got, res.Unstarted, maxLag, slots)
+	if res.Aborted != 0 || got+res.Unstarted != slots {
+		t.Errorf("%d transactions + %d unstarted, want the schedule's %d slots\n%s", got, res.Unstarted, slots, stderr)
+	}
+	// A client busy at the end leaves at most its own next slot and those
+	// after it; with 4 clients mostly idle at 1000 tps of SELECT 1, most
+	// slots run. This bound is loose on purpose: a loaded machine may
+	// stall the client near the end.
+	if got < slots/2 {
+		t.Errorf("only %d of %d slots ran\n%s", got, slots, stderr)
 	}
 	if lag := res.Stats.Total.Lag.Mean(); lag < 0 {
 		t.Errorf("negative schedule lag %.1f us", lag)

@@ -36,6 +36,13 @@ type Result struct {
 	Late time.Duration
 	// Aborted counts clients that aborted; the run then exits with 2.
 	Aborted int
+	// Unstarted counts the --rate schedule's slots due by the -T end that
+	// no transaction started: a client was still busy, or the client fell
+	// behind and woke only after the end (pgbench drops these too, and
+	// counts them nowhere). Completed transactions plus skipped ones plus
+	// Unstarted are the schedule's slots up to the end. 0 without --rate
+	// and -T, or when the run was interrupted.
+	Unstarted int64
 	// Interrupted is set when the run was stopped early (Ctrl-C).
 	Interrupted bool
 	// CPU is the client process's user and system CPU time during the
@@ -201,6 +208,7 @@ func (r *run) bench(ctx context.Context, res *Result, plan StartPlan) {
 				defer runtime.UnlockOSThread()
 			}
 			t.loop()
+			t.countUnstarted()
 			t.closeLog()
 		}()
 	}
@@ -251,6 +259,9 @@ func (r *run) merge(res *Result) *stats.Block {
 			t.cur = nil
 		}
 		res.Aborted += t.aborted
+		if !r.stopping() {
+			res.Unstarted += t.unstarted
+		}
 		if t.err != nil {
 			res.Errs = append(res.Errs, t.err)
 		}

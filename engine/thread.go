@@ -28,6 +28,7 @@ type thread struct {
 	endTime         int64   // -T deadline on the thread clock; 0 for none
 	throttleDelay   float64 // mean delay between this thread's transactions, us
 	throttleTrigger int64   // the last scheduled start, ns
+	unstarted       int64   // slots due by endTime that no transaction started
 	ramp            *ramp   // a linear rate ramp (Config.RateEnd); nil at a constant rate
 	chooseRand      script.PRNG
 	throttleRand    script.PRNG

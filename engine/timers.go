@@ -82,3 +82,24 @@ func (h timerHeap) down(i int) bool {
 	}
 	return i > start
 }
+
+// countUnstarted adds to t.unstarted, once the thread's clients are done,
+// the slots of its --rate schedule due by the -T end that no client took:
+// the draws continue the thread's sequence from the last slot taken, as a
+// client would have drawn them. A thread whose run was stopped early has
+// no such count (run.merge leaves it out).
+func (t *thread) countUnstarted() {
+	if t.endTime <= 0 || t.throttleDelay <= 0 && t.ramp == nil || t.run.stopping() {
+		return
+	}
+	for t.throttleTrigger <= t.endTime {
+		if t.ramp == nil {
+			t.throttleTrigger += t.throttleRand.Poisson(t.throttleDelay) * 1000
+		} else {
+			t.throttleTrigger = t.ramp.next(&t.throttleRand)
+		}
+		if t.throttleTrigger <= t.endTime {
+			t.unstarted++
+		}
+	}
+}

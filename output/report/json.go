@@ -33,11 +33,14 @@ type Result struct {
 	// Runs is 1 for a run, the number of runs for a merge.
 	Runs int `json:"runs"`
 	// Parts describes the runs a merge combined; empty for a run.
-	Parts       []Part     `json:"parts,omitempty"`
-	TPS         float64    `json:"tps"`
-	Counters    Counters   `json:"counters"`
-	Latency     Latency    `json:"latency"`
-	Lag         *Simple    `json:"lag,omitempty"`
+	Parts    []Part   `json:"parts,omitempty"`
+	TPS      float64  `json:"tps"`
+	Counters Counters `json:"counters"`
+	Latency  Latency  `json:"latency"`
+	Lag      *Simple  `json:"lag,omitempty"`
+	// Unstarted counts --rate's slots due by the -T end that no
+	// transaction started (engine.Result.Unstarted).
+	Unstarted   int64      `json:"unstarted,omitempty"`
 	CPU         CPU        `json:"cpu"`
 	Scripts     []Script   `json:"scripts"`
 	Intervals   []Interval `json:"intervals,omitempty"`
@@ -290,6 +293,7 @@ func NewResult(s *Summary, v Versions, intervals []Interval) (*Result, error) {
 		Counters:     newCounters(res.Stats.Total),
 		Intervals:    intervals,
 		Aborted:      res.Aborted,
+		Unstarted:    res.Unstarted,
 		Interrupted:  res.Interrupted,
 		Availability: newAvailability(s),
 	}

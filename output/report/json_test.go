@@ -78,7 +78,7 @@ func fakeSummary(t testing.TB, seed uint64, scriptTexts ...string) *Summary {
 	res := &engine.Result{
 		Stats: block, Threads: 2, Start: time.Unix(1_700_000_000+int64(seed), 5000).UTC(),
 		Bench: 10*time.Second + time.Duration(seed)*time.Millisecond, ConnElapsed: 30 * time.Millisecond,
-		UserCPU: 2 * time.Second, SysCPU: time.Second,
+		UserCPU: 2 * time.Second, SysCPU: time.Second, Unstarted: 3 * int64(seed),
 	}
 	return &Summary{Config: RunConfigOf(cfg), Result: RunResultOf(res), Scale: 10, Percentiles: testPercentiles, FailuresDetailed: true}
 }
@@ -116,6 +116,9 @@ func TestNewResult(t *testing.T) {
 	}
 	if c.Processed+c.Failed+c.Skipped != c.Total {
 		t.Errorf("counters do not add up: %+v", c)
+	}
+	if r.Unstarted != 3 {
+		t.Errorf("unstarted %d, want the run's 3", r.Unstarted)
 	}
 	for i, p := range r.Latency.Percentiles {
 		if want := total.Hist.Quantile(testPercentiles[i]); p.Us != want || p.P != testPercentiles[i] {

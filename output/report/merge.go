@@ -202,6 +202,7 @@ func (m *merger) add(out, r *Result) {
 	out.CPU.UserS += r.CPU.UserS
 	out.CPU.SysS += r.CPU.SysS
 	out.Aborted += r.Aborted
+	out.Unstarted += r.Unstarted
 	out.Interrupted = out.Interrupted || r.Interrupted
 	out.Availability = mergeAvailability(out.Availability, r.Availability, len(out.Parts)-1)
 	if r.TPCC != nil {

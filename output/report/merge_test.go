@@ -50,6 +50,9 @@ func TestMergeExact(t *testing.T) {
 	want := sa.Result.Stats
 	want.Merge(sb.Result.Stats)
 	checkDist(t, "total", &m.Latency, want.Total.Latency, want.Total.Hist)
+	if m.Unstarted != 3+6 {
+		t.Errorf("unstarted %d, want the runs' 3+6", m.Unstarted)
+	}
 	if c := m.Counters; c != newCounters(want.Total) {
 		t.Errorf("counters %+v, want %+v", c, newCounters(want.Total))
 	}

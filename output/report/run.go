@@ -50,6 +50,7 @@ type RunResult struct {
 	Bench            time.Duration
 	ConnElapsed      time.Duration
 	Aborted          int
+	Unstarted        int64
 	Interrupted      bool
 	UserCPU, SysCPU  time.Duration
 	// Outages are the windows of unavailability under --reconnect; a
@@ -78,7 +79,7 @@ func RunConfigOf(cfg *engine.Config) *RunConfig {
 func RunResultOf(res *engine.Result) *RunResult {
 	return &RunResult{
 		Stats: res.Stats, Threads: res.Threads, Clients: res.Clients, Start: res.Start,
-		Bench: res.Bench, ConnElapsed: res.ConnElapsed, Aborted: res.Aborted, Interrupted: res.Interrupted,
+		Bench: res.Bench, ConnElapsed: res.ConnElapsed, Aborted: res.Aborted, Unstarted: res.Unstarted, Interrupted: res.Interrupted,
 		UserCPU: res.UserCPU, SysCPU: res.SysCPU, Outages: res.Outages,
 	}
 }
